@@ -1,0 +1,50 @@
+// A training workload: a model as an ordered list of layers with FLOPs, gradient tensors and
+// (once a compute model or a profile has filled them) forward and backward times per iteration.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scalecast {
+
+// One gradient tensor, as the backward pass hands it to the communication layer.
+struct GradTensor {
+  std::string name;       // parameter name, e.g. "layer1.0.conv1.weight"
+  int64_t elements = 0;   // number of parameters
+  int64_t bytes = 0;      // elements * bytes per element (fp32: 4)
+};
+
+// One layer (module) of the forward pass. Layers without parameters (ReLU, pooling, residual
+// add, attention matmuls) are layers too: they cost time but have no gradients.
+struct Layer {
+  std::string name;                 // e.g. "layer1.0.conv1"
+  std::string kind;                 // conv, linear, batchnorm, layernorm, embedding, relu, ...
+  double forward_flops = 0;         // FLOPs of the forward pass for one sample
+  double forward_memory_bytes = 0;  // bytes read + written by the forward pass for one sample
+                                    // (activations; weights are counted from grads)
+  std::vector<GradTensor> grads;    // in the order the backward pass produces them
+  double forward_s = 0;             // forward time of one iteration (whole batch per GPU)
+  double backward_s = 0;            // backward time of one iteration
+
+  int64_t parameters() const;
+  int64_t grad_bytes() const;
+};
+
+// A model in forward order. The backward pass visits layers in reverse order.
+struct Workload {
+  std::string model;                // zoo name or profile name
+  int batch_per_gpu = 1;
+  std::string sample_unit = "samples";  // "images", "sequences"
+  std::vector<Layer> layers;
+  double optimizer_s = 0;           // optimizer step after the gradients are aggregated
+
+  int64_t parameters() const;
+  int64_t grad_tensor_count() const;
+  int64_t grad_bytes() const;
+  double forward_s() const;
+  double backward_s() const;
+  double compute_s() const;         // forward + backward + optimizer
+};
+
+}  // namespace scalecast
