@@ -1,0 +1,111 @@
+// HuggingFace BertForPreTraining (masked-LM and next-sentence heads) built layer by layer.
+// Reference: transformers/models/bert/modeling_bert.py (BertEmbeddings, BertLayer, BertPreTrainingHeads).
+#include <stdexcept>
+#include <string>
+
+#include "sim/zoo/families.h"
+#include "sim/zoo/layers.h"
+
+namespace scalecast::zoo {
+namespace {
+
+constexpr int64_t kMaxPositions = 512;  // max_position_embeddings
+constexpr int64_t kTokenTypes = 2;      // type_vocab_size
+// Scale by 1/sqrt(head size) and add the attention mask before the softmax.
+constexpr double kScoreFlopsPerElement = 2 + kSoftmaxFlopsPerElement;
+
+struct Dims {
+  int64_t seq;
+  int64_t hidden;
+  int64_t heads;
+  int64_t intermediate;
+};
+
+void embeddings(NetBuilder& net, const Dims& d, int64_t vocab) {
+  const std::string p = "bert.embeddings.";
+  const int64_t tokens = d.seq * d.hidden;
+  embedding(net, p + "word_embeddings", d.seq, vocab, d.hidden);
+  embedding(net, p + "token_type_embeddings", d.seq, kTokenTypes, d.hidden);
+  elementwise(net, p + "add_token_type", "add", tokens, 1, 2);
+  embedding(net, p + "position_embeddings", d.seq, kMaxPositions, d.hidden);
+  elementwise(net, p + "add_position", "add", tokens, 1, 2);
+  layernorm(net, p + "LayerNorm", d.seq, d.hidden);
+  elementwise(net, p + "dropout", "dropout", tokens, 1);
+}
+
+void self_attention(NetBuilder& net, const std::string& p, const Dims& d) {
+  for (const char* projection : {"query", "key", "value"}) {
+    linear(net, p + projection, d.seq, d.hidden, d.hidden);
+  }
+  const int64_t activations = d.seq * d.hidden;
+  const int64_t scores = d.heads * d.seq * d.seq;
+  const double matmul_flops =
+      2.0 * static_cast<double>(d.seq) * static_cast<double>(d.seq) * static_cast<double>(d.hidden);
+  net.add(p + "scores", "attention", matmul_flops, 2 * activations, scores);  // Q K^T
+  elementwise(net, p + "softmax", "softmax", scores, kScoreFlopsPerElement);
+  elementwise(net, p + "dropout", "dropout", scores, 1);
+  net.add(p + "context", "attention", matmul_flops, scores + activations, activations);  // P V
+}
+
+// dense, dropout, LayerNorm(dropout(dense(x)) + residual): BertSelfOutput and BertOutput.
+void output_block(NetBuilder& net, const std::string& p, const Dims& d, int64_t in_features) {
+  const int64_t activations = d.seq * d.hidden;
+  linear(net, p + "dense", d.seq, in_features, d.hidden);
+  elementwise(net, p + "dropout", "dropout", activations, 1);
+  elementwise(net, p + "add", "add", activations, 1, 2);
+  layernorm(net, p + "LayerNorm", d.seq, d.hidden);
+}
+
+void encoder_layer(NetBuilder& net, const std::string& p, const Dims& d) {
+  self_attention(net, p + "attention.self.", d);
+  output_block(net, p + "attention.output.", d, d.hidden);
+  linear(net, p + "intermediate.dense", d.seq, d.hidden, d.intermediate);
+  elementwise(net, p + "intermediate.intermediate_act_fn", "gelu", d.seq * d.intermediate,
+              kGeluFlopsPerElement);
+  output_block(net, p + "output.", d, d.intermediate);
+}
+
+void heads(NetBuilder& net, const Dims& d, int64_t vocab) {
+  // BertPooler: dense + tanh on the first token only.
+  linear(net, "bert.pooler.dense", 1, d.hidden, d.hidden);
+  elementwise(net, "bert.pooler.activation", "tanh", d.hidden, kTanhFlopsPerElement);
+  // BertLMPredictionHead on every token.
+  const std::string p = "cls.predictions.";
+  linear(net, p + "transform.dense", d.seq, d.hidden, d.hidden);
+  elementwise(net, p + "transform.transform_act_fn", "gelu", d.seq * d.hidden,
+              kGeluFlopsPerElement);
+  layernorm(net, p + "transform.LayerNorm", d.seq, d.hidden);
+  // The decoder's weight is tied to the word embeddings (its gradient is accumulated there), so
+  // its only own parameter is the output bias, registered as cls.predictions.bias.
+  const double decoder_flops = 2.0 * static_cast<double>(d.seq * d.hidden) *
+                                   static_cast<double>(vocab) +
+                               static_cast<double>(d.seq * vocab);
+  Layer& decoder =
+      net.add(p + "decoder", "linear", decoder_flops, d.seq * d.hidden, d.seq * vocab);
+  net.param(decoder, p + "bias", vocab);
+  // Next-sentence prediction on the pooled output.
+  linear(net, "cls.seq_relationship", 1, d.hidden, 2);
+}
+
+}  // namespace
+
+Workload build_bert(const BertConfig& config, const ModelOptions& options) {
+  if (options.seq_len < 1 || options.seq_len > kMaxPositions) {
+    throw std::invalid_argument("bert: seq_len must be in [1, 512], got " +
+                                std::to_string(options.seq_len));
+  }
+  if (options.vocab_size < 1) {
+    throw std::invalid_argument("bert: vocab_size must be positive, got " +
+                                std::to_string(options.vocab_size));
+  }
+  const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};
+  NetBuilder net(options.bytes_per_element, ParamStyle::kTorch);
+  embeddings(net, d, options.vocab_size);
+  for (int i = 0; i < config.layers; ++i) {
+    encoder_layer(net, "bert.encoder.layer." + std::to_string(i) + ".", d);
+  }
+  heads(net, d, options.vocab_size);
+  return net.finish();
+}
+
+}  // namespace scalecast::zoo

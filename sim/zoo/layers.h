@@ -1,0 +1,91 @@
+// Layer-building helpers for the zoo: each appends one layer in forward order, computing its
+// output shape, forward FLOPs and activation traffic for one sample, and its parameter tensors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/workload.h"
+
+namespace scalecast::zoo {
+
+// FLOP conventions (one multiply-add = 2 FLOPs; elementwise ops about 1 FLOP per element each).
+inline constexpr double kNormFlopsPerElement = 7;     // mean 1, variance 2, normalize 2, affine 2
+inline constexpr double kSoftmaxFlopsPerElement = 5;  // max, subtract, exp, sum, divide
+inline constexpr double kGeluFlopsPerElement = 8;     // x * 0.5 * (1 + erf(x / sqrt 2)), erf ~4
+inline constexpr double kTanhFlopsPerElement = 5;
+inline constexpr double kActivationBytes = 4;         // activations are counted in fp32
+
+// How parameter tensors are named: PyTorch ("weight", "bias"; norms: weight = gamma first) or
+// JAX stax (Conv/Dense: "W", "b"; BatchNorm: "beta", "gamma", in stax's own order).
+enum class ParamStyle { kTorch, kStax };
+
+// Appends layers to a workload. Layer kinds: conv, linear, batchnorm, layernorm, embedding,
+// relu, maxpool, avgpool, add, attention, softmax, gelu, tanh, dropout.
+class NetBuilder {
+ public:
+  NetBuilder(int bytes_per_element, ParamStyle style);
+
+  // A layer reading `in_elements` and writing `out_elements` activations of one sample.
+  Layer& add(const std::string& name, const std::string& kind, double flops, int64_t in_elements,
+             int64_t out_elements);
+  // Appends the gradient tensor of a parameter `name` with `elements` values to `layer`.
+  void param(Layer& layer, const std::string& name, int64_t elements) const;
+  // Weight and bias tensors of a conv or linear layer, named in this builder's style.
+  void weight_and_bias(Layer& layer, const std::string& prefix, int64_t weights, int64_t biases) const;
+  // Scale (gamma) and shift (beta) tensors of a norm layer, in this builder's style and order.
+  void scale_and_shift(Layer& layer, const std::string& prefix, int64_t features) const;
+
+  Workload finish();
+
+ private:
+  Workload workload_;
+  int bytes_per_element_;
+  ParamStyle style_;
+};
+
+// Activation of one sample in a CNN.
+struct FeatureMap {
+  int64_t channels = 0;
+  int64_t height = 0;
+  int64_t width = 0;
+  int64_t elements() const { return channels * height * width; }
+};
+
+struct ConvSpec {
+  int64_t out_channels = 0;
+  int64_t kernel = 1;
+  int64_t stride = 1;
+  int64_t padding = 0;  // on each side
+  int64_t groups = 1;
+  bool bias = false;
+};
+
+struct PoolSpec {
+  int64_t kernel = 1;
+  int64_t stride = 1;
+  int64_t padding = 0;  // on each side
+};
+
+// Throws std::invalid_argument if the output would be empty or the groups do not divide.
+FeatureMap conv2d(NetBuilder& net, const std::string& name, const FeatureMap& in,
+                  const ConvSpec& spec);
+FeatureMap batchnorm2d(NetBuilder& net, const std::string& name, const FeatureMap& in);
+// kind: "maxpool" or "avgpool".
+FeatureMap pool2d(NetBuilder& net, const std::string& name, const std::string& kind,
+                  const FeatureMap& in, const PoolSpec& spec);
+FeatureMap adaptive_avgpool2d(NetBuilder& net, const std::string& name, const FeatureMap& in,
+                              int64_t out_size);
+
+// An elementwise op over `elements` values with `inputs` input tensors (2 for a residual add).
+void elementwise(NetBuilder& net, const std::string& name, const std::string& kind,
+                 int64_t elements, double flops_per_element, int inputs = 1);
+// A fully connected layer applied to `rows` vectors (tokens, or 1 for a classifier).
+void linear(NetBuilder& net, const std::string& name, int64_t rows, int64_t in_features,
+            int64_t out_features, bool bias = true);
+void layernorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t features);
+// A table lookup of `rows` indices into a `num_embeddings` x `dim` table.
+void embedding(NetBuilder& net, const std::string& name, int64_t rows, int64_t num_embeddings,
+               int64_t dim);
+
+}  // namespace scalecast::zoo
