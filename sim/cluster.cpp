@@ -1,0 +1,82 @@
+// Default constants for fabrics and transports, and the derived network bandwidth of a cluster.
+// Every default is a documented, typical figure; calibration replaces them with fitted ones.
+#include "sim/cluster.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/units.h"
+
+namespace scalecast {
+
+TransportParams default_transport_params(Transport t) {
+  TransportParams p;
+  if (t == Transport::tcp) {
+    // Kernel TCP over Ethernet: ~25 us one-way through two stacks and a switch; payload share of
+    // a 1500-byte MTU frame 1448/1538 = 0.94; one stream is bound by one core's copy and checksum
+    // work (~25 Gbit/s on a 2019 server); NCCL's socket transport opens 2 sockets per peer by
+    // default; data always crosses host memory, so staging runs at PCIe speed (gen3: ~10 GB/s).
+    p.latency_s = 25e-6;
+    p.efficiency = 0.94;
+    p.stream_bandwidth = 25 * units::kGbps;
+    p.streams = 2;
+    p.host_staging_bandwidth = 10 * units::kGBps;
+    p.call_overhead_s = 20e-6;
+  } else {
+    // RDMA (InfiniBand verbs / RoCE): ~2 us one-way incl. a switch hop; 4 KiB MTU payload share
+    // ~0.95; no per-stream CPU limit; GPUDirect RDMA unless the scenario says otherwise.
+    p.latency_s = 2e-6;
+    p.efficiency = 0.95;
+    p.stream_bandwidth = 0;
+    p.streams = 1;
+    p.host_staging_bandwidth = 0;
+    p.call_overhead_s = 10e-6;
+  }
+  return p;
+}
+
+Fabric default_fabric(const std::string& kind) {
+  // Effective per-GPU, per-direction bandwidths that NCCL-style collectives reach, about 80% of
+  // the raw link rate: PCIe gen3/4/5 x16 = 15.75/31.5/63 GB/s raw; NVLink as the GPU connects it.
+  if (kind == "pcie3") return {kind, 10 * units::kGBps, 5e-6, 0};
+  if (kind == "pcie4") return {kind, 20 * units::kGBps, 4e-6, 0};
+  if (kind == "pcie5") return {kind, 40 * units::kGBps, 3e-6, 0};
+  // Two-GPU NVLink bridge of GeForce Turing cards: 2 links x 25 GB/s each direction.
+  if (kind == "nvlink-bridge") return {kind, 40 * units::kGBps, 3e-6, 0};
+  // V100 SXM2 hybrid cube mesh (6 links x 25 GB/s): ~130 GB/s ring bus bandwidth in nccl-tests.
+  if (kind == "nvlink2") return {kind, 130 * units::kGBps, 3e-6, 0};
+  // A100 with NVSwitch (12 links x 25 GB/s = 300 GB/s): ~230 GB/s bus bandwidth.
+  if (kind == "nvlink3") return {kind, 230 * units::kGBps, 3e-6, 0};
+  // H100 with NVSwitch (18 links x 25 GB/s = 450 GB/s): ~360 GB/s bus bandwidth.
+  if (kind == "nvlink4") return {kind, 360 * units::kGBps, 3e-6, 0};
+  std::string known;
+  for (const auto& k : fabric_kinds()) known += (known.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("unknown fabric '" + kind + "' (known: " + known + ")");
+}
+
+std::vector<std::string> fabric_kinds() {
+  return {"pcie3", "pcie4", "pcie5", "nvlink-bridge", "nvlink2", "nvlink3", "nvlink4"};
+}
+
+int ParameterServers::count(int node_count, int gpu_count) const {
+  if (servers > 0) return servers;
+  if (gpus_per_server > 0) return std::max(1, (gpu_count + gpus_per_server - 1) / gpus_per_server);
+  return std::max(1, node_count);
+}
+
+double Cluster::network_bandwidth() const {
+  double bw = nic_bandwidth * net.efficiency;
+  if (net.stream_bandwidth > 0) bw = std::min(bw, net.stream_bandwidth * std::max(1, net.streams));
+  if (net.host_staging_bandwidth > 0) bw = std::min(bw, net.host_staging_bandwidth);
+  return bw;
+}
+
+Transport parse_transport(const std::string& text) {
+  if (text == "tcp") return Transport::tcp;
+  if (text == "rdma") return Transport::rdma;
+  throw std::invalid_argument("unknown transport '" + text + "' (known: tcp, rdma)");
+}
+
+std::string to_string(Transport t) { return t == Transport::tcp ? "tcp" : "rdma"; }
+
+}  // namespace scalecast

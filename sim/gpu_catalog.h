@@ -1,0 +1,32 @@
+// The GPU catalog: peak compute per precision and memory bandwidth of the GPUs scenarios name,
+// each with the vendor document it comes from. Used by the roofline compute model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace scalecast {
+
+enum class Precision { fp32, tf32, fp16 };
+
+struct GpuSpec {
+  std::string name;             // catalog key, e.g. "v100-pcie"
+  std::string full_name;        // "Tesla V100-PCIE-32GB"
+  double fp32_flops = 0;        // peak FLOP/s, dense, no tensor cores
+  double tf32_flops = 0;        // peak FLOP/s with TF32 tensor cores (0 if none)
+  double fp16_flops = 0;        // peak FLOP/s with FP16 tensor cores, FP32 accumulate
+  double memory_bandwidth = 0;  // bytes/s
+  double memory_bytes = 0;      // device memory
+  std::string source;           // where the figures come from
+
+  double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units
+};
+
+const std::vector<GpuSpec>& gpu_catalog();
+// Throws std::invalid_argument naming the known GPUs when the name is unknown.
+const GpuSpec& find_gpu(const std::string& name);
+bool has_gpu(const std::string& name);
+Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16"
+std::string to_string(Precision p);
+
+}  // namespace scalecast

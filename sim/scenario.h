@@ -1,0 +1,75 @@
+// A what-if scenario file (YAML): model, GPU, cluster, strategy settings, methods and GPU counts.
+// Loading validates every key strictly; an error names file:line, the key and what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/cluster.h"
+#include "sim/gpu_catalog.h"
+#include "sim/strategy.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast {
+
+// A bad scenario: what() is one line "FILE:LINE: KEY: expected WHAT, got VALUE".
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ModelSettings {
+  std::string name;             // zoo model (or the profile's model name)
+  std::string profile;          // profile CSV path, resolved against the scenario's folder
+  int batch_per_gpu = 1;
+  zoo::ModelOptions options;    // seq_len, vocab_size, image_size, bytes per gradient element
+  Precision precision = Precision::fp32;
+  std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update
+};
+
+struct ComputeSettings {
+  std::string gpu;                    // catalog key
+  double single_gpu_throughput = 0;   // samples/s measured on one GPU (0: roofline only)
+  double compute_efficiency = 0;      // share of peak FLOP/s reached (0: model default)
+  double memory_efficiency = 0;       // share of memory bandwidth reached (0: model default)
+};
+
+// Settings applied on top of each method's preset; an unset field keeps the preset's value.
+struct StrategyOverrides {
+  std::string allreduce;              // "" or ring|tree|halving-doubling|hierarchical|auto
+  double bucket_bytes = 0;
+  double first_bucket_bytes = 0;
+  double cycle_s = 0;
+  double partition_bytes = 0;
+  double credit_bytes = 0;
+  double call_overhead_s = -1;        // -1: preset's value
+};
+
+struct Scenario {
+  std::string path;                   // file it was read from
+  std::string name;
+  std::string description;
+  std::vector<std::string> assumptions;  // what the file states without a source
+  ModelSettings model;
+  ComputeSettings compute;
+  Cluster cluster;                    // nodes is set per run from the GPU count
+  StrategyOverrides strategy;
+  std::vector<std::string> methods;   // preset names
+  std::vector<int> gpus;              // GPU counts to predict
+  int iterations = 5;                 // simulated iterations (steady state after the first)
+};
+
+// Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to
+// the YAML before validation; an error in one names "--set" instead of a line.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// Same, from text (for tests); `path` names it in errors.
+Scenario parse_scenario(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides = {});
+
+// Nodes for a GPU count: gpus / gpus_per_node, or one partly used node for fewer GPUs.
+int nodes_for(const Cluster& cluster, int gpus);
+// The preset with the scenario's overrides applied.
+Strategy strategy_for(const Scenario& scenario, const std::string& method);
+
+}  // namespace scalecast

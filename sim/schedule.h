@@ -1,0 +1,58 @@
+// The schedule: the one backend-independent description of training iterations, a DAG of
+// compute tasks (alike on every GPU) and communication tasks (messages among all GPUs).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/cluster.h"
+#include "sim/strategy.h"
+
+namespace scalecast {
+
+enum class TaskKind { forward, backward, optimizer, comm };
+enum class CommOp {
+  allreduce,  // every GPU contributes and receives the sum
+  push,       // workers send a partition to its server, which sums it
+  pull,       // workers fetch the summed partition from its server
+  reduce,     // every GPU sends to GPU 0, which sums (DataParallel)
+  broadcast,  // GPU 0 sends to every GPU (DataParallel)
+};
+
+struct Task {
+  int id = 0;                  // index in Schedule::tasks
+  TaskKind kind = TaskKind::forward;
+  std::string name;            // "fwd conv1", "allreduce #12"
+  int iteration = 0;
+  int layer = -1;              // compute: the layer; comm: -1
+  double duration_s = 0;       // compute: time on every GPU
+  CommOp op = CommOp::allreduce;
+  AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring;  // resolved, never automatic
+  double bytes = 0;            // comm: message size (each GPU's share for push/pull)
+  int first_layer = -1;        // comm: lowest layer index whose gradients it carries
+  int last_layer = -1;         // comm: highest layer index
+  int tensors = 0;             // comm: gradient tensors (or pieces of them) it carries
+  int priority = 0;            // comm: lower goes first where the strategy orders by priority
+  int server = -1;             // push/pull: the parameter server
+  std::vector<int> deps;       // ids of tasks that must finish first
+};
+
+struct Schedule {
+  std::string scenario;
+  std::string model;
+  std::string sample_unit = "samples";
+  int batch_per_gpu = 1;
+  Cluster cluster;             // sized for this run: nodes * gpus_per_node GPUs
+  Strategy strategy;
+  int iterations = 1;
+  std::vector<Task> tasks;
+
+  int gpus() const { return cluster.gpus(); }
+};
+
+std::string to_string(TaskKind k);
+std::string to_string(CommOp op);
+TaskKind parse_task_kind(const std::string& text);
+CommOp parse_comm_op(const std::string& text);
+
+}  // namespace scalecast

@@ -1,0 +1,193 @@
+// The named methods as presets of the strategy knobs, and the knobs' names for files and output.
+// Each preset cites the system whose behaviour it reproduces.
+#include "sim/strategy.h"
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace scalecast {
+namespace {
+
+struct PresetEntry {
+  std::string description;
+  std::function<void(Strategy&)> configure;
+};
+
+Strategy allreduce_base() {
+  Strategy s;
+  s.aggregation = Aggregation::allreduce;
+  s.algorithm = AllreduceAlgorithm::ring;
+  return s;
+}
+
+// BytePS (Jiang et al., OSDI'20): partitions of 4,096,000 bytes, one worker process per node
+// that sums its GPUs' gradients before pushing.
+Strategy byteps_base() {
+  Strategy s;
+  s.aggregation = Aggregation::parameter_server;
+  s.partition_bytes = 4096000;
+  s.node_local_reduce = true;
+  return s;
+}
+
+const std::map<std::string, PresetEntry>& presets() {
+  static const std::map<std::string, PresetEntry> table = {
+      {"bsp-allreduce",
+       {"one all-reduce of all gradients after the whole backward pass",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.timing = Timing::after_backward;
+          s.grouping = Grouping::single;
+        }}},
+      {"wfbp-allreduce",
+       {"wait-free backprop: one all-reduce per gradient tensor as soon as it is ready "
+        "(Horovod, fusion threshold 0)",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.timing = Timing::as_ready;
+          s.grouping = Grouping::per_tensor;
+        }}},
+      {"mgwfbp",
+       {"merged-gradient WFBP (Shi et al., INFOCOM'19): tensors merged by the optimal rule "
+        "under t = a + b*bytes",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.grouping = Grouping::mgwfbp;
+        }}},
+      {"ddp",
+       {"PyTorch DistributedDataParallel: 25 MB buckets in backward order, first bucket 1 MB",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.grouping = Grouping::bucket;
+          s.bucket_bytes = 25 * 1024 * 1024;
+          s.first_bucket_bytes = 1024 * 1024;
+        }}},
+      {"horovod",
+       {"Horovod tensor fusion: a 64 MB fusion buffer flushed every 5 ms cycle",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.grouping = Grouping::fusion;
+          s.bucket_bytes = 64 * 1024 * 1024;
+          s.cycle_s = 5e-3;
+        }}},
+      {"bytescheduler-allreduce",
+       {"ByteScheduler over Horovod (Peng et al., SOSP'19): 4 MB partitions, 16 MB credit, "
+        "priority to the next forward pass's first layers",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.partition_bytes = 4000000;
+          s.credit_bytes = 16000000;
+          s.priority = true;
+          s.overlap_next_forward = true;
+        }}},
+      {"bsp-ps",
+       {"BytePS parameter server after the whole backward pass, everything fused",
+        [](Strategy& s) {
+          s = byteps_base();
+          s.timing = Timing::after_backward;
+          s.grouping = Grouping::single;
+        }}},
+      {"wfbp-ps",
+       {"BytePS parameter server, each tensor pushed as soon as it is ready",
+        [](Strategy& s) {
+          s = byteps_base();
+          s.timing = Timing::as_ready;
+          s.grouping = Grouping::per_tensor;
+        }}},
+      {"bytescheduler-ps",
+       {"BytePS with ByteScheduler's priority and a credit of four partitions",
+        [](Strategy& s) {
+          s = byteps_base();
+          s.credit_bytes = 4 * 4096000.0;
+          s.priority = true;
+          s.overlap_next_forward = true;
+        }}},
+      {"dataparallel",
+       {"single-node torch.nn.DataParallel: broadcast from and reduce to GPU 0 every iteration",
+        [](Strategy& s) {
+          s = Strategy{};
+          s.aggregation = Aggregation::root_reduce;
+          s.timing = Timing::after_backward;
+          s.grouping = Grouping::single;
+        }}},
+      {"distml-allreduce",
+       {"Ray DistML: one blocking all-reduce per tensor after the whole backward pass, "
+        "150 us per call from Python",
+        [](Strategy& s) {
+          s = allreduce_base();
+          s.timing = Timing::after_backward;
+          s.grouping = Grouping::per_tensor;
+          s.call_overhead_s = 150e-6;
+        }}},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::vector<PresetInfo> list_presets() {
+  std::vector<PresetInfo> out;
+  for (const auto& [name, entry] : presets()) out.push_back({name, entry.description});
+  return out;
+}
+
+bool has_preset(const std::string& name) { return presets().count(name) > 0; }
+
+Strategy make_preset(const std::string& name) {
+  auto it = presets().find(name);
+  if (it == presets().end()) {
+    std::string known;
+    for (const auto& [n, e] : presets()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown method '" + name + "' (known: " + known + ")");
+  }
+  Strategy s;
+  it->second.configure(s);
+  s.method = name;
+  return s;
+}
+
+AllreduceAlgorithm parse_allreduce_algorithm(const std::string& text) {
+  if (text == "ring") return AllreduceAlgorithm::ring;
+  if (text == "tree") return AllreduceAlgorithm::tree;
+  if (text == "halving-doubling") return AllreduceAlgorithm::halving_doubling;
+  if (text == "hierarchical") return AllreduceAlgorithm::hierarchical;
+  if (text == "auto") return AllreduceAlgorithm::automatic;
+  throw std::invalid_argument("unknown all-reduce algorithm '" + text +
+                              "' (known: ring, tree, halving-doubling, hierarchical, auto)");
+}
+
+std::string to_string(AllreduceAlgorithm a) {
+  switch (a) {
+    case AllreduceAlgorithm::ring: return "ring";
+    case AllreduceAlgorithm::tree: return "tree";
+    case AllreduceAlgorithm::halving_doubling: return "halving-doubling";
+    case AllreduceAlgorithm::hierarchical: return "hierarchical";
+    case AllreduceAlgorithm::automatic: return "auto";
+  }
+  return "ring";
+}
+
+std::string to_string(Grouping g) {
+  switch (g) {
+    case Grouping::per_tensor: return "per-tensor";
+    case Grouping::bucket: return "bucket";
+    case Grouping::fusion: return "fusion";
+    case Grouping::mgwfbp: return "mgwfbp";
+    case Grouping::single: return "single";
+  }
+  return "per-tensor";
+}
+
+std::string to_string(Timing t) { return t == Timing::as_ready ? "as-ready" : "after-backward"; }
+
+std::string to_string(Aggregation a) {
+  switch (a) {
+    case Aggregation::allreduce: return "allreduce";
+    case Aggregation::parameter_server: return "parameter-server";
+    case Aggregation::root_reduce: return "root-reduce";
+  }
+  return "allreduce";
+}
+
+}  // namespace scalecast

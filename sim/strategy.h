@@ -1,0 +1,58 @@
+// A communication strategy as composable knobs: when a gradient may be sent, how tensors are
+// grouped, partitioned and prioritised, and how they are aggregated. Methods are presets.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace scalecast {
+
+enum class Timing { after_backward, as_ready };  // wait for the whole backward, or send at once
+enum class Grouping {
+  per_tensor,  // one message per gradient tensor (WFBP)
+  bucket,      // fixed-size buckets filled in backward order (PyTorch DDP)
+  fusion,      // a fusion buffer flushed when full or every cycle (Horovod)
+  mgwfbp,      // merged-gradient WFBP: the optimal merge under t = a + b * bytes (Shi et al.)
+  single,      // everything in one buffer (BSP)
+};
+enum class Aggregation {
+  allreduce,         // collective all-reduce among all GPUs
+  parameter_server,  // push to sharded servers, pull back (BytePS)
+  root_reduce,       // single-node DataParallel: reduce to GPU 0, broadcast from it
+};
+enum class AllreduceAlgorithm { ring, tree, halving_doubling, hierarchical, automatic };
+
+struct Strategy {
+  std::string method;                 // preset name
+  Timing timing = Timing::as_ready;
+  Grouping grouping = Grouping::per_tensor;
+  double bucket_bytes = 25e6;         // bucket: size; fusion: buffer size
+  double first_bucket_bytes = 1e6;    // bucket: the first bucket is smaller (DDP)
+  double cycle_s = 5e-3;              // fusion: cycle time
+  double partition_bytes = 0;         // split messages into partitions of at most this (0: no)
+  double credit_bytes = 0;            // bytes in flight at most (0: unlimited)
+  bool priority = false;              // send the layers the next forward needs first
+  bool overlap_next_forward = false;  // a layer's next forward waits only for its own update
+  Aggregation aggregation = Aggregation::allreduce;
+  AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring;
+  double call_overhead_s = 0;         // framework cost per message (negotiation, hooks)
+  bool node_local_reduce = false;     // PS: reduce inside the node before pushing (BytePS)
+};
+
+struct PresetInfo {
+  std::string name;
+  std::string description;
+};
+
+std::vector<PresetInfo> list_presets();
+bool has_preset(const std::string& name);
+// Throws std::invalid_argument naming the known presets.
+Strategy make_preset(const std::string& name);
+
+AllreduceAlgorithm parse_allreduce_algorithm(const std::string& text);
+std::string to_string(AllreduceAlgorithm a);
+std::string to_string(Grouping g);
+std::string to_string(Timing t);
+std::string to_string(Aggregation a);
+
+}  // namespace scalecast
