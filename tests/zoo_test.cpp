@@ -215,7 +215,7 @@ TEST(Zoo, UnknownModelThrowsListingKnownNames) {
   }
 }
 
-TEST(Workload, SumsLayers) {
+TEST(WorkloadTotals, SumsLayers) {
   Workload w;
   Layer a;
   a.grads = {{"a.weight", 10, 40}, {"a.bias", 2, 8}};
