@@ -1,5 +1,5 @@
 // HuggingFace BertForPreTraining (masked-LM and next-sentence heads) built layer by layer.
-// Reference: transformers/models/bert/modeling_bert.py (BertEmbeddings, BertLayer, BertPreTrainingHeads).
+// Reference: HuggingFace transformers models/bert/modeling_bert.py (BertForPreTraining).
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,5 @@
-// ray-project/distml's JAX stax ResNet-50/101 on MNIST (28x28x1 input, 10 classes), as benchmarked.
-// Reference: github.com/ray-project/distml examples/jax/jax_util/resnet.py and mnist_jax_example.py.
+// ray-project/distml's JAX stax ResNet-50/101 on MNIST (28x28x1, 10 classes), as benchmarked.
+// Reference: ray-project/distml (GitHub) examples/jax/jax_util/resnet.py and mnist_jax_example.py.
 #include <array>
 #include <stdexcept>
 #include <string>

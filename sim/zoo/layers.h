@@ -32,7 +32,8 @@ class NetBuilder {
   // Appends the gradient tensor of a parameter `name` with `elements` values to `layer`.
   void param(Layer& layer, const std::string& name, int64_t elements) const;
   // Weight and bias tensors of a conv or linear layer, named in this builder's style.
-  void weight_and_bias(Layer& layer, const std::string& prefix, int64_t weights, int64_t biases) const;
+  void weight_and_bias(Layer& layer, const std::string& prefix, int64_t weights,
+                       int64_t biases) const;
   // Scale (gamma) and shift (beta) tensors of a norm layer, in this builder's style and order.
   void scale_and_shift(Layer& layer, const std::string& prefix, int64_t features) const;
 

@@ -1,5 +1,5 @@
 // torchvision MobileNetV2 (width 1.0) built layer by layer from its shapes.
-// Reference: torchvision/models/mobilenetv2.py (InvertedResidual, MobileNetV2, Conv2dNormActivation).
+// Reference: torchvision/models/mobilenetv2.py (InvertedResidual, MobileNetV2).
 #include <array>
 #include <string>
 

@@ -45,8 +45,9 @@ FeatureMap shortcut_add_relu(NetBuilder& net, const std::string& prefix, const F
 
 FeatureMap basic_block(NetBuilder& net, const std::string& prefix, const FeatureMap& in,
                        int64_t planes, int64_t stride) {
-  FeatureMap x = conv_bn(net, prefix, "1", in,
-                         ConvSpec{.out_channels = planes, .kernel = 3, .stride = stride, .padding = 1});
+  FeatureMap x = conv_bn(
+      net, prefix, "1", in,
+      ConvSpec{.out_channels = planes, .kernel = 3, .stride = stride, .padding = 1});
   elementwise(net, prefix + "relu", "relu", x.elements(), 1);
   x = conv_bn(net, prefix, "2", x, ConvSpec{.out_channels = planes, .kernel = 3, .padding = 1});
   return shortcut_add_relu(net, prefix, in, x, stride);
