@@ -31,10 +31,12 @@ struct Task {
   double bytes = 0;            // comm: message size (each GPU's share for push/pull)
   int first_layer = -1;        // comm: lowest layer index whose gradients it carries
   int last_layer = -1;         // comm: highest layer index
-  int tensors = 0;             // comm: gradient tensors (or pieces of them) it carries
+  int tensors = 0;             // comm: gradient tensors it carries (all or a partition of)
   int priority = 0;            // comm: lower goes first where the strategy orders by priority
   int server = -1;             // push/pull: the parameter server
   std::vector<int> deps;       // ids of tasks that must finish first
+  double delay_s = 0;          // comm: may start no earlier than this after its deps finish
+                               // (a fusion buffer waiting for its cycle tick)
 };
 
 struct Schedule {

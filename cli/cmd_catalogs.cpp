@@ -1,0 +1,76 @@
+// `scalecast models`, `gpus`, `methods` and `backends`: what the zoo, the GPU catalog, the
+// strategy presets and the backend registry hold, as tables with units.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/common.h"
+#include "sim/backend.h"
+#include "sim/gpu_catalog.h"
+#include "sim/report/text_table.h"
+#include "sim/strategy.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast::cli {
+namespace {
+
+int no_options(const std::string& name, const std::vector<std::string>& args,
+               const std::function<void()>& body) {
+  return guarded(name, [&] {
+    po::options_description opts("options");
+    po::positional_options_description pos;
+    po::variables_map vm;
+    if (parse_options(name, "", opts, pos, args, vm)) return 0;
+    body();
+    return 0;
+  });
+}
+
+int models(const std::vector<std::string>& args) {
+  return no_options("models", args, [] {
+    TextTable t({"model", "parameters", "grad_tensors", "grad_bytes", "forward_flops", "unit",
+                 "description"},
+                {"", "", "", "MB (fp32)", "GFLOP/sample", "", ""});
+    for (const auto& info : zoo::list_models()) {
+      const Workload w = zoo::build_model(info.name, zoo::ModelOptions{});
+      double flops = 0;
+      for (const auto& l : w.layers) flops += l.forward_flops;
+      t.add_row({info.name, std::to_string(w.parameters()), std::to_string(w.grad_tensor_count()),
+                 fmt("%.1f", static_cast<double>(w.grad_bytes()) / 1e6), fmt("%.2f", flops / 1e9),
+                 info.sample_unit, info.description});
+    }
+    t.write(std::cout);
+    std::cout << "(transformers at their default sequence length 128, vocabulary 30528)\n";
+  });
+}
+
+int gpus(const std::vector<std::string>& args) {
+  return no_options("gpus", args, [] {
+    TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
+                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GB", ""});
+    for (const auto& g : gpu_catalog())
+      t.add_row({g.name, g.full_name, fmt("%.2f", g.fp32_flops / 1e12), fmt("%.1f", g.tf32_flops / 1e12),
+                 fmt("%.1f", g.fp16_flops / 1e12), fmt("%.0f", g.memory_bandwidth / 1e9),
+                 fmt("%.0f", g.memory_bytes / 1e9), g.source});
+    t.write(std::cout);
+  });
+}
+
+int methods(const std::vector<std::string>& args) {
+  return no_options("methods", args, [] {
+    for (const auto& p : list_presets()) std::cout << p.name << "\n    " << p.description << '\n';
+  });
+}
+
+int backends(const std::vector<std::string>& args) {
+  return no_options("backends", args, [] {
+    for (const auto& b : list_backends()) std::cout << b.name << "\n    " << b.description << '\n';
+  });
+}
+
+const Registration reg_models{"models", "list the model zoo", models};
+const Registration reg_gpus{"gpus", "list the GPU catalog", gpus};
+const Registration reg_methods{"methods", "list the communication strategy presets", methods};
+const Registration reg_backends{"backends", "list the prediction backends", backends};
+
+}  // namespace
+}  // namespace scalecast::cli

@@ -1,0 +1,78 @@
+// `scalecast predict`: the main job. Predicts every (method, GPU count) of a scenario with a
+// backend and prints a table, CSV or JSON; --trace writes one run's timeline for Perfetto.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/common.h"
+#include "sim/report/chrome_trace.h"
+#include "sim/report/prediction_report.h"
+#include "sim/units.h"
+
+namespace scalecast::cli {
+namespace {
+
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
+  const Cluster& c = s.cluster;
+  out << "scenario  " << s.name << " (" << s.path << ")\n"
+      << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
+      << w.workload.parameters() << " parameters in " << w.workload.grad_tensor_count()
+      << " gradient tensors (" << units::format_bytes(static_cast<double>(w.workload.grad_bytes()))
+      << ")\n"
+      << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
+      << " per iteration on one GPU\n"
+      << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
+      << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
+      << " NICs (bulk " << units::format_rate(c.network_bandwidth()) << ", latency "
+      << units::format_seconds(c.net.latency_s) << "), " << c.topology.kind << "\n\n";
+}
+
+int run(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  std::string scenario_path, backend_name, format, output, trace;
+  std::vector<std::string> sets, methods;
+  std::vector<int> gpus;
+  opts.add_options()
+      ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
+      ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
+      ("format,f", po::value(&format)->default_value("table"), "table, csv or json")
+      ("output,o", po::value(&output), "write to FILE instead of stdout")
+      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
+      ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
+      ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
+      ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  return guarded("predict", [&] {
+    po::variables_map vm;
+    if (parse_options("predict", "SCENARIO.yaml [options]", opts, pos, args, vm)) return 0;
+    if (format != "table" && format != "csv" && format != "json")
+      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    Scenario s = load_scenario(scenario_path, sets);
+    if (!methods.empty()) s.methods = methods;
+    if (!gpus.empty()) s.gpus = gpus;
+    for (const auto& m : s.methods) make_preset(m);
+    for (int g : s.gpus) nodes_for(s.cluster, g);
+    if (!trace.empty() && s.methods.size() * s.gpus.size() != 1)
+      throw std::invalid_argument("--trace needs exactly one run: select it with --method and --gpus");
+    const auto backend = make_backend(backend_name);
+    const BuiltWorkload w = build_workload(s);
+    std::vector<PredictionRow> rows;
+    for (const auto& m : s.methods)
+      for (int g : s.gpus) {
+        PredictionRun r = predict(s, w.workload, m, g, *backend);
+        if (!trace.empty())
+          write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
+        rows.push_back(std::move(r.row));
+      }
+    write_output(output, [&](std::ostream& o) {
+      if (format == "table") describe(o, s, w);
+      write_rows(o, rows, format);
+    });
+    return 0;
+  });
+}
+
+const Registration reg{"predict", "predict throughput for each method and GPU count of a scenario", run};
+
+}  // namespace
+}  // namespace scalecast::cli

@@ -1,0 +1,42 @@
+// `scalecast schedule`: writes the backend-independent schedule of one (method, GPU count) run
+// of a scenario as JSON, the file the simulator backends and the real executor both run.
+#include "cli/command.h"
+#include "cli/common.h"
+#include "sim/prediction.h"
+#include "sim/schedule_json.h"
+
+namespace scalecast::cli {
+namespace {
+
+int run(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  std::string scenario_path, method, output;
+  int gpus = 0;
+  std::vector<std::string> sets;
+  opts.add_options()
+      ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
+      ("method,m", po::value(&method)->required(), "method (preset name)")
+      ("gpus,g", po::value(&gpus)->required(), "GPU count")
+      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
+      ("output,o", po::value(&output), "write to FILE instead of stdout");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  return guarded("schedule", [&] {
+    po::variables_map vm;
+    if (parse_options("schedule", "SCENARIO.yaml --method M --gpus N [-o schedule.json]", opts, pos,
+                      args, vm))
+      return 0;
+    const Scenario s = load_scenario(scenario_path, sets);
+    make_preset(method);
+    if (gpus <= 0) throw std::invalid_argument("--gpus must be positive");
+    const BuiltWorkload w = build_workload(s);
+    const Schedule schedule = schedule_for(s, w.workload, method, gpus);
+    write_output(output, [&](std::ostream& o) { o << schedule_to_json(schedule).dump(1) << '\n'; });
+    return 0;
+  });
+}
+
+const Registration reg{"schedule", "write the schedule of one run as JSON", run};
+
+}  // namespace
+}  // namespace scalecast::cli

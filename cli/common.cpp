@@ -1,0 +1,80 @@
+// Option parsing, error reporting and atomic file output for the subcommands.
+// Bad input exits 2 with one line; a partial output file is never left behind.
+#include "cli/common.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "sim/profile_csv.h"
+#include "sim/scenario.h"
+#include "sim/schedule_json.h"
+#include "sim/units.h"
+
+namespace scalecast::cli {
+
+bool parse_options(const std::string& command, const std::string& synopsis,
+                   const po::options_description& options,
+                   const po::positional_options_description& positional,
+                   const std::vector<std::string>& args, po::variables_map& vm) {
+  po::options_description all(options);
+  all.add_options()("help,h", "show this help");
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: scalecast " << command << " " << synopsis << "\n\n" << all << '\n';
+    return true;
+  }
+  po::notify(vm);
+  return false;
+}
+
+int guarded(const std::string& command, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const ScenarioError& e) {
+    std::cerr << e.what() << '\n';
+  } catch (const ProfileError& e) {
+    std::cerr << e.what() << '\n';
+  } catch (const ScheduleError& e) {
+    std::cerr << e.what() << '\n';
+  } catch (const units::UnitError& e) {
+    std::cerr << "scalecast " << command << ": " << e.what() << '\n';
+  } catch (const po::error& e) {
+    std::cerr << "scalecast " << command << ": " << e.what() << " (see --help)\n";
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "scalecast " << command << ": " << e.what() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "scalecast " << command << ": error: " << e.what() << '\n';
+    return 1;
+  }
+  return 2;
+}
+
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  if (path.empty() || path == "-") {
+    write(std::cout);
+    return;
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write " + path);
+    }
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace scalecast::cli

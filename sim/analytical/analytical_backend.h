@@ -1,0 +1,15 @@
+// The analytical backend: every communication task costs its closed-form alpha-beta time, and a
+// list scheduler plays the DAG on a compute stream and communication channels.
+#pragma once
+
+#include "sim/backend.h"
+
+namespace scalecast {
+
+class AnalyticalBackend : public Backend {
+ public:
+  std::string name() const override { return "analytical"; }
+  Timeline run(const Schedule& schedule) const override;
+};
+
+}  // namespace scalecast

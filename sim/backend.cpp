@@ -1,0 +1,42 @@
+// The backend registry: the analytical backend is built in, others are added at start-up by
+// the program that links them (the SimGrid backend, when SimGrid is found).
+#include "sim/backend.h"
+
+#include <stdexcept>
+
+#include "sim/analytical/analytical_backend.h"
+
+namespace scalecast {
+namespace {
+
+std::vector<BackendInfo>& registry() {
+  static std::vector<BackendInfo> backends = {
+      {"analytical",
+       "closed-form alpha-beta costs per collective and a list-scheduling pass over the DAG",
+       [] { return std::make_unique<AnalyticalBackend>(); }}};
+  return backends;
+}
+
+}  // namespace
+
+void register_backend(BackendInfo info) {
+  for (auto& b : registry())
+    if (b.name == info.name) {
+      b = std::move(info);
+      return;
+    }
+  registry().push_back(std::move(info));
+}
+
+std::vector<BackendInfo> list_backends() { return registry(); }
+
+std::unique_ptr<Backend> make_backend(const std::string& name) {
+  std::string known;
+  for (const auto& b : registry()) {
+    if (b.name == name) return b.make();
+    known += (known.empty() ? "" : ", ") + b.name;
+  }
+  throw std::invalid_argument("unknown backend '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace scalecast

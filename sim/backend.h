@@ -1,0 +1,34 @@
+// The interface every backend implements: take a schedule, return the timeline of when each
+// task ran. Backends register by name so the CLI can list and pick them.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/schedule.h"
+#include "sim/timeline.h"
+
+namespace scalecast {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual Timeline run(const Schedule& schedule) const = 0;
+};
+
+struct BackendInfo {
+  std::string name;
+  std::string description;
+  std::function<std::unique_ptr<Backend>()> make;
+};
+
+// Adds a backend to the registry (the analytical one is always there).
+void register_backend(BackendInfo info);
+std::vector<BackendInfo> list_backends();
+// Throws std::invalid_argument naming the known backends.
+std::unique_ptr<Backend> make_backend(const std::string& name);
+
+}  // namespace scalecast

@@ -1,0 +1,42 @@
+// Grouping gradient tensors into messages: per tensor, fixed buckets, a fusion buffer with a
+// cycle time, MG-WFBP's optimal merge, or one buffer; then splitting messages into partitions.
+#pragma once
+
+#include <vector>
+
+#include "sim/collectives/allreduce_cost.h"
+#include "sim/strategy.h"
+#include "sim/workload.h"
+
+namespace scalecast {
+
+// A message: consecutive gradient tensors in backward order, sent as one communication.
+struct Message {
+  double bytes = 0;
+  int first_layer = -1;   // lowest layer index it carries: its gradients are produced last
+  int last_layer = -1;    // highest layer index
+  int tensors = 0;
+  double delay_s = 0;     // wait after first_layer's backward ends (fusion cycle tick)
+};
+
+// Time at which each layer's backward pass ends, counted from the start of the iteration,
+// when computation runs alone (index: layer).
+std::vector<double> backward_end_times(const Workload& workload);
+
+// Groups the workload's gradients by the strategy's grouping. `cost` is the all-reduce cost line
+// t = a + b*bytes MG-WFBP merges under.
+std::vector<Message> group_gradients(const Workload& workload, const Strategy& strategy,
+                                     const collectives::AlphaBeta& cost);
+
+// MG-WFBP (Shi et al., INFOCOM'19, Algorithm 1): walking the backward order, a tensor is merged
+// into the message before it when its gradient is ready earlier than a after that message's
+// communication could start (merging then saves a start-up a and delays nothing). `ready_s` and
+// `bytes` are per tensor in backward order; returns, per tensor, the index of its message.
+std::vector<int> mgwfbp_merge(const std::vector<double>& ready_s, const std::vector<double>& bytes,
+                              const collectives::AlphaBeta& cost);
+
+// Splits every message into parts of at most `partition_bytes` (0: unchanged).
+std::vector<Message> partition_messages(const std::vector<Message>& messages,
+                                        double partition_bytes);
+
+}  // namespace scalecast

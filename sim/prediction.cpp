@@ -1,0 +1,40 @@
+// Runs one (method, GPU count) of a scenario: size the cluster, build the schedule, run the
+// backend, take the steady state and derive throughput, speedup and efficiency.
+#include "sim/prediction.h"
+
+#include "sim/schedule_builder.h"
+
+namespace scalecast {
+
+Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& method, int gpus) {
+  Cluster cluster = s.cluster;
+  cluster.nodes = nodes_for(cluster, gpus);
+  if (gpus < cluster.gpus_per_node) cluster.gpus_per_node = gpus;
+  return build_schedule(w, cluster, strategy_for(s, method), s.iterations, s.name);
+}
+
+PredictionRun predict(const Scenario& s, const Workload& w, const std::string& method, int gpus,
+                      const Backend& backend) {
+  PredictionRun run;
+  run.schedule = schedule_for(s, w, method, gpus);
+  run.timeline = backend.run(run.schedule);
+  const IterationStats st = steady_state(run.schedule, run.timeline);
+  PredictionRow& r = run.row;
+  r.scenario = s.name;
+  r.model = w.model;
+  r.method = method;
+  r.backend = backend.name();
+  r.sample_unit = w.sample_unit;
+  r.gpus = gpus;
+  r.nodes = run.schedule.cluster.nodes;
+  r.batch_per_gpu = w.batch_per_gpu;
+  r.iteration_s = st.iteration_s;
+  r.compute_s = st.compute_s;
+  r.exposed_comm_s = st.exposed_comm_s;
+  r.throughput = gpus * w.batch_per_gpu / st.iteration_s;
+  r.speedup = r.throughput / (w.batch_per_gpu / w.compute_s());
+  r.efficiency = r.speedup / gpus;
+  return run;
+}
+
+}  // namespace scalecast

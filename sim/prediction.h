@@ -1,0 +1,37 @@
+// One prediction: a scenario's workload on N GPUs with one method through one backend, reduced
+// to the figures users compare (iteration time, throughput, speedup, scaling efficiency).
+#pragma once
+
+#include <string>
+
+#include "sim/backend.h"
+#include "sim/scenario.h"
+#include "sim/steady_state.h"
+#include "sim/workload_builder.h"
+
+namespace scalecast {
+
+struct PredictionRow {
+  std::string scenario, model, method, backend, sample_unit;
+  int gpus = 0, nodes = 0, batch_per_gpu = 0;
+  double iteration_s = 0;
+  double throughput = 0;      // samples/s over all GPUs
+  double speedup = 0;         // throughput / one GPU's throughput without communication
+  double efficiency = 0;      // speedup / gpus
+  double compute_s = 0;
+  double exposed_comm_s = 0;
+};
+
+struct PredictionRun {
+  PredictionRow row;
+  Schedule schedule;
+  Timeline timeline;
+};
+
+// The schedule of one (method, gpus) run of a scenario.
+Schedule schedule_for(const Scenario& scenario, const Workload& workload, const std::string& method,
+                      int gpus);
+PredictionRun predict(const Scenario& scenario, const Workload& workload, const std::string& method,
+                      int gpus, const Backend& backend);
+
+}  // namespace scalecast

@@ -1,0 +1,156 @@
+// Parser of the profile CSV: "# key: value" metadata, a header with the required columns, one
+// row per layer in forward order. Any malformed or truncated row is an error naming its line.
+#include "sim/profile_csv.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace scalecast {
+namespace {
+
+const std::vector<std::string> kRequired = {"layer", "forward_ms", "backward_ms", "grad_tensors",
+                                            "grad_bytes"};
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, sep)) out.push_back(field);
+  if (!line.empty() && line.back() == sep) out.emplace_back();
+  return out;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return s.substr(i);
+}
+
+class RowReader {
+ public:
+  RowReader(const std::string& path, int line) : path_(path), line_(line) {}
+
+  [[noreturn]] void fail(const std::string& column, const std::string& what,
+                         const std::string& got) const {
+    throw ProfileError(path_ + ":" + std::to_string(line_) + ": " + column + ": expected " + what +
+                       ", got '" + got + "'");
+  }
+
+  double non_negative(const std::string& column, const std::string& text) const {
+    double v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v) || v < 0)
+      fail(column, "a non-negative number", text);
+    return v;
+  }
+
+  int64_t count(const std::string& column, const std::string& text) const {
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size() || v < 0)
+      fail(column, "a non-negative integer", text);
+    return v;
+  }
+
+ private:
+  const std::string& path_;
+  int line_;
+};
+
+// Gradient tensors of a row: listed sizes when given, else the bytes split evenly.
+std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, int64_t tensors,
+                                  int64_t bytes, const std::string& listed) {
+  std::vector<GradTensor> grads;
+  if (!listed.empty()) {
+    int64_t sum = 0;
+    for (const auto& piece : split(listed, ';')) {
+      int64_t b = r.count("grad_tensor_bytes", trim(piece));
+      grads.push_back({layer + "." + std::to_string(grads.size()), b / 4, b});
+      sum += b;
+    }
+    if (static_cast<int64_t>(grads.size()) != tensors)
+      r.fail("grad_tensor_bytes", std::to_string(tensors) + " sizes (grad_tensors)", listed);
+    if (sum != bytes) r.fail("grad_tensor_bytes", "sizes summing to grad_bytes", listed);
+    return grads;
+  }
+  if (tensors == 0 && bytes != 0) r.fail("grad_bytes", "0 when grad_tensors is 0", std::to_string(bytes));
+  for (int64_t i = 0; i < tensors; ++i) {
+    int64_t b = bytes / tensors + (i < bytes % tensors ? 1 : 0);
+    grads.push_back({layer + "." + std::to_string(i), b / 4, b});
+  }
+  return grads;
+}
+
+}  // namespace
+
+Profile parse_profile_csv(const std::string& text, const std::string& path) {
+  Profile profile;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  std::vector<std::string> header;
+  std::map<std::string, size_t> column;
+  while (std::getline(in, line)) {
+    ++line_no;
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      auto colon = line.find(':');
+      if (colon != std::string::npos && header.empty())
+        profile.metadata[trim(line.substr(1, colon - 1))] = trim(line.substr(colon + 1));
+      continue;
+    }
+    RowReader r(path, line_no);
+    if (header.empty()) {
+      header = split(line, ',');
+      for (size_t i = 0; i < header.size(); ++i) column[trim(header[i])] = i;
+      for (size_t i = 0; i < kRequired.size(); ++i)
+        if (i >= header.size() || trim(header[i]) != kRequired[i])
+          r.fail("header", "columns starting layer,forward_ms,backward_ms,grad_tensors,grad_bytes",
+                 line);
+      continue;
+    }
+    auto fields = split(line, ',');
+    if (fields.size() != header.size())
+      r.fail("row", std::to_string(header.size()) + " fields", std::to_string(fields.size()) + " fields");
+    for (auto& f : fields) f = trim(f);
+    Layer layer;
+    layer.name = fields[0];
+    if (layer.name.empty()) r.fail("layer", "a layer name", "");
+    layer.kind = "profiled";
+    layer.forward_s = r.non_negative("forward_ms", fields[1]) * 1e-3;
+    layer.backward_s = r.non_negative("backward_ms", fields[2]) * 1e-3;
+    const int64_t tensors = r.count("grad_tensors", fields[3]);
+    const int64_t bytes = r.count("grad_bytes", fields[4]);
+    auto listed = column.count("grad_tensor_bytes") ? fields[column["grad_tensor_bytes"]] : "";
+    layer.grads = row_grads(r, layer.name, tensors, bytes, listed);
+    profile.workload.layers.push_back(std::move(layer));
+  }
+  if (header.empty()) throw ProfileError(path + ":" + std::to_string(line_no) + ": header: expected a CSV header, got an empty profile");
+  if (profile.workload.layers.empty())
+    throw ProfileError(path + ":" + std::to_string(line_no) + ": row: expected at least one layer, got none");
+  if (auto it = profile.metadata.find("model"); it != profile.metadata.end())
+    profile.workload.model = it->second;
+  if (auto it = profile.metadata.find("batch_per_gpu"); it != profile.metadata.end()) {
+    int b = 0;
+    auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), b);
+    if (ec != std::errc() || b <= 0)
+      throw ProfileError(path + ":1: batch_per_gpu: expected a positive integer, got '" + it->second + "'");
+    profile.workload.batch_per_gpu = b;
+  }
+  return profile;
+}
+
+Profile read_profile_csv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProfileError(path + ": cannot open the profile file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_profile_csv(text.str(), path);
+}
+
+}  // namespace scalecast

@@ -1,0 +1,62 @@
+// Prediction rows as a table (for people), CSV and JSON (for scripts), with fixed precision so
+// the same inputs give byte-identical output.
+#include "sim/report/prediction_report.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "sim/report/text_table.h"
+
+namespace scalecast {
+
+void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
+  const std::string unit = rows.empty() ? "samples" : rows[0].sample_unit;
+  TextTable t({"method", "gpus", "nodes", "iteration", "throughput", "speedup", "efficiency",
+               "compute", "exposed_comm", "backend"},
+              {"", "", "", "s", unit + "/s", "x", "%", "s", "s", ""});
+  for (const auto& r : rows)
+    t.add_row({r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt("%.4f", r.iteration_s),
+               fmt("%.1f", r.throughput), fmt("%.2f", r.speedup), fmt("%.1f", 100 * r.efficiency),
+               fmt("%.4f", r.compute_s), fmt("%.4f", r.exposed_comm_s), r.backend});
+  t.write(out);
+}
+
+void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
+  out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
+         "efficiency,compute_s,exposed_comm_s,backend,sample_unit\n";
+  for (const auto& r : rows)
+    out << r.scenario << ',' << r.model << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
+        << r.batch_per_gpu << ',' << fmt("%.6f", r.iteration_s) << ',' << fmt("%.3f", r.throughput)
+        << ',' << fmt("%.4f", r.speedup) << ',' << fmt("%.4f", r.efficiency) << ','
+        << fmt("%.6f", r.compute_s) << ',' << fmt("%.6f", r.exposed_comm_s) << ',' << r.backend
+        << ',' << r.sample_unit << '\n';
+}
+
+void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& r : rows)
+    j.push_back({{"scenario", r.scenario},
+                 {"model", r.model},
+                 {"method", r.method},
+                 {"gpus", r.gpus},
+                 {"nodes", r.nodes},
+                 {"batch_per_gpu", r.batch_per_gpu},
+                 {"iteration_s", r.iteration_s},
+                 {"throughput", r.throughput},
+                 {"throughput_unit", r.sample_unit + "/s"},
+                 {"speedup", r.speedup},
+                 {"efficiency", r.efficiency},
+                 {"compute_s", r.compute_s},
+                 {"exposed_comm_s", r.exposed_comm_s},
+                 {"backend", r.backend}});
+  out << j.dump(2) << '\n';
+}
+
+void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format) {
+  if (format == "table") write_table(out, rows);
+  else if (format == "csv") write_csv(out, rows);
+  else if (format == "json") write_json(out, rows);
+  else throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+}
+
+}  // namespace scalecast

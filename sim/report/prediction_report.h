@@ -1,0 +1,20 @@
+// Output of prediction rows for people (aligned table with a units row) and for scripts (CSV
+// with the DESIGN.md columns, JSON). Numbers are printed the same way every run.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/prediction.h"
+
+namespace scalecast {
+
+void write_table(std::ostream& out, const std::vector<PredictionRow>& rows);
+void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows);
+void write_json(std::ostream& out, const std::vector<PredictionRow>& rows);
+
+// "table", "csv" or "json"; throws std::invalid_argument otherwise.
+void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format);
+
+}  // namespace scalecast

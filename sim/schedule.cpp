@@ -1,0 +1,42 @@
+// Names of task kinds and communication operations, as written in schedule files and traces.
+// Parsing is the inverse of printing and rejects anything else.
+#include "sim/schedule.h"
+
+#include <stdexcept>
+
+namespace scalecast {
+
+std::string to_string(TaskKind k) {
+  switch (k) {
+    case TaskKind::forward: return "forward";
+    case TaskKind::backward: return "backward";
+    case TaskKind::optimizer: return "optimizer";
+    case TaskKind::comm: return "comm";
+  }
+  return "forward";
+}
+
+std::string to_string(CommOp op) {
+  switch (op) {
+    case CommOp::allreduce: return "allreduce";
+    case CommOp::push: return "push";
+    case CommOp::pull: return "pull";
+    case CommOp::reduce: return "reduce";
+    case CommOp::broadcast: return "broadcast";
+  }
+  return "allreduce";
+}
+
+TaskKind parse_task_kind(const std::string& text) {
+  for (TaskKind k : {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm})
+    if (to_string(k) == text) return k;
+  throw std::invalid_argument("unknown task kind '" + text + "'");
+}
+
+CommOp parse_comm_op(const std::string& text) {
+  for (CommOp op : {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast})
+    if (to_string(op) == text) return op;
+  throw std::invalid_argument("unknown communication op '" + text + "'");
+}
+
+}  // namespace scalecast

@@ -1,0 +1,26 @@
+// The schedule as JSON, the file the simulator and the real executor both run. Reading checks
+// the format version, every field and every dependency, so a corrupt file is refused whole.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/schedule.h"
+
+namespace scalecast {
+
+// A schedule file that cannot be run: what() names the file and the offending field.
+class ScheduleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kScheduleFormatVersion = 1;
+
+nlohmann::ordered_json schedule_to_json(const Schedule& schedule);
+Schedule schedule_from_json(const nlohmann::json& json, const std::string& source);
+Schedule read_schedule_file(const std::string& path);
+
+}  // namespace scalecast

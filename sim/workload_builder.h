@@ -1,0 +1,18 @@
+// Turns a scenario's model settings into a timed workload: zoo layers through the roofline
+// compute model (optionally scaled to a measured throughput), or a profile CSV as measured.
+#pragma once
+
+#include "sim/scenario.h"
+#include "sim/workload.h"
+
+namespace scalecast {
+
+struct BuiltWorkload {
+  Workload workload;
+  double scale_factor = 1;   // applied to roofline times to meet the measured throughput
+  std::string source;        // "roofline", "roofline scaled to 253.1 samples/s", "profile PATH"
+};
+
+BuiltWorkload build_workload(const Scenario& scenario);
+
+}  // namespace scalecast
