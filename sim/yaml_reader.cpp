@@ -1,0 +1,243 @@
+// Typed, strict reading of YAML nodes with errors that name file:line (or --set), key and value.
+// Quantities go through sim/units.h; numbers through yaml-cpp conversions inside try/catch.
+#include "sim/yaml_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "sim/units.h"
+
+namespace scalecast {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+std::string format_number(double x) {
+  std::string text = std::to_string(x);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+// 1-based line of a node; `fallback` for nodes without a mark (built by --set).
+int line_of(const YAML::Node& node, int fallback) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? mark.line + 1 : fallback;
+}
+
+std::string integer_text(int min) {
+  return min == 1 ? "an integer > 0" : "an integer >= " + std::to_string(min);
+}
+
+}  // namespace
+
+Bound Bound::positive() { return {0, false, std::numeric_limits<double>::infinity()}; }
+Bound Bound::non_negative() { return {0, true, std::numeric_limits<double>::infinity()}; }
+Bound Bound::fraction() { return {0, false, 1}; }
+Bound Bound::at_least(double low) { return {low, true, std::numeric_limits<double>::infinity()}; }
+
+bool Bound::contains(double x) const {
+  return (min_inclusive ? x >= min : x > min) && x <= max;
+}
+
+std::string Bound::describe() const {
+  if (std::isfinite(max))
+    return std::string("in ") + (min_inclusive ? "[" : "(") + format_number(min) + ", " +
+           format_number(max) + "]";
+  return (min_inclusive ? ">= " : "> ") + format_number(min);
+}
+
+YamlReader::YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden)
+    : YamlReader(std::make_shared<const Context>(Context{std::move(file), std::move(overridden)}),
+                 root, "", line_of(root, 1)) {}
+
+YamlReader::YamlReader(std::shared_ptr<const Context> context, YAML::Node node, std::string path,
+                       int line)
+    : context_(std::move(context)), node_(std::move(node)), path_(std::move(path)), line_(line) {}
+
+YamlReader YamlReader::child(const std::string& key, const YAML::Node& node) const {
+  const std::string path = path_.empty() ? key : path_ + "." + key;
+  if (node.IsNull() && node_.IsMap()) {
+    // yaml-cpp marks an empty value at the next token; the key's own line is the one to show.
+    for (const auto& entry : node_) {
+      if (entry.first.IsScalar() && entry.first.Scalar() == key)
+        return YamlReader(context_, node, path, line_of(entry.first, line_));
+    }
+  }
+  return YamlReader(context_, node, path, line_of(node, line_));
+}
+
+std::string YamlReader::location(const std::string& path, int line) const {
+  for (const auto& set : context_->overridden) {
+    if (path == set || path.starts_with(set + ".") || path.starts_with(set + "["))
+      return "--set " + path + ": ";
+  }
+  return context_->file + ":" + std::to_string(line) + ": " + (path.empty() ? "" : path + ": ");
+}
+
+std::string YamlReader::describe_value() const {
+  if (!node_.IsDefined() || node_.IsNull()) return "nothing";
+  if (node_.IsMap()) return "a map";
+  if (node_.IsSequence()) return "a list";
+  return "'" + node_.Scalar() + "'";
+}
+
+void YamlReader::fail(const std::string& expected) const {
+  throw YamlError(location(path_, line_) + "expected " + expected + ", got " + describe_value());
+}
+
+const YAML::Node& YamlReader::scalar_or_fail(const std::string& expected) const {
+  if (!node_.IsScalar()) fail(expected);
+  return node_;
+}
+
+void YamlReader::check_keys(const std::vector<std::string>& allowed) const {
+  if (!node_.IsMap()) fail("a map with the keys " + join(allowed));
+  std::vector<std::string> seen;
+  for (const auto& entry : node_) {
+    const YAML::Node& key = entry.first;
+    YamlReader key_reader = child(key.IsScalar() ? key.Scalar() : "?", key);
+    if (!key.IsScalar() || std::find(allowed.begin(), allowed.end(), key.Scalar()) == allowed.end())
+      key_reader.fail("one of the keys " + join(allowed));
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end())
+      key_reader.fail("each key once");
+    seen.push_back(key.Scalar());
+  }
+}
+
+YamlReader YamlReader::require(const std::string& key) const {
+  if (!node_.IsMap()) fail("a map with the key " + key);
+  const YAML::Node value = node_[key];
+  if (!value.IsDefined()) {
+    const std::string path = path_.empty() ? key : path_ + "." + key;
+    throw YamlError(location(path, line_) + "expected a value for this required key, got nothing");
+  }
+  return child(key, value);
+}
+
+std::optional<YamlReader> YamlReader::optional(const std::string& key) const {
+  if (!node_.IsMap()) fail("a map");
+  const YAML::Node value = node_[key];
+  if (!value.IsDefined()) return std::nullopt;
+  return child(key, value);
+}
+
+std::string YamlReader::string() const {
+  const std::string& text = scalar_or_fail("a string").Scalar();
+  if (text.empty()) fail("a non-empty string");
+  return text;
+}
+
+std::string YamlReader::choice(const std::string& what,
+                               const std::vector<std::string>& known) const {
+  const std::string expected = what + " (one of " + join(known) + ")";
+  const std::string& text = scalar_or_fail(expected).Scalar();
+  if (std::find(known.begin(), known.end(), text) == known.end()) fail(expected);
+  return text;
+}
+
+int YamlReader::integer(int min) const {
+  int value = 0;
+  try {
+    value = scalar_or_fail(integer_text(min)).as<int>();
+  } catch (const YAML::Exception&) {
+    fail(integer_text(min));
+  }
+  if (value < min) fail(integer_text(min));
+  return value;
+}
+
+double YamlReader::number(Bound bound) const {
+  const std::string expected = "a number " + bound.describe();
+  double value = 0;
+  try {
+    value = scalar_or_fail(expected).as<double>();
+  } catch (const YAML::Exception&) {
+    fail(expected);
+  }
+  if (!std::isfinite(value) || !bound.contains(value)) fail(expected);
+  return value;
+}
+
+bool YamlReader::boolean() const {
+  try {
+    return scalar_or_fail("true or false").as<bool>();
+  } catch (const YAML::Exception&) {
+    fail("true or false");
+  }
+}
+
+template <class Parse>
+double YamlReader::quantity(Parse parse, const std::string& what, Bound bound) const {
+  double value = 0;
+  try {
+    value = parse(scalar_or_fail(what).Scalar());
+  } catch (const units::UnitError& e) {
+    throw YamlError(location(path_, line_) + e.what());
+  }
+  if (!bound.contains(value)) fail(what + " " + bound.describe());
+  return value;
+}
+
+double YamlReader::duration(Bound bound) const {
+  return quantity(units::parse_duration, "a duration", bound);
+}
+
+double YamlReader::rate(Bound bound) const {
+  return quantity(units::parse_rate, "a data rate", bound);
+}
+
+double YamlReader::bytes(Bound bound) const {
+  return quantity(units::parse_bytes, "a size", bound);
+}
+
+YamlReader YamlReader::item(std::size_t index) const {
+  const YAML::Node entry = node_[index];
+  return YamlReader(context_, entry, path_ + "[" + std::to_string(index) + "]",
+                    line_of(entry, line_));
+}
+
+void YamlReader::check_distinct(const std::vector<std::string>& entries) const {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (std::find(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(i),
+                  entries[i]) != entries.begin() + static_cast<std::ptrdiff_t>(i))
+      item(i).fail("each entry once");
+  }
+}
+
+std::vector<std::string> YamlReader::string_list() const {
+  if (!node_.IsSequence() || node_.size() == 0) fail("a non-empty list of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) out.push_back(item(i).string());
+  check_distinct(out);
+  return out;
+}
+
+std::vector<std::string> YamlReader::choice_list(const std::string& what,
+                                                 const std::vector<std::string>& known) const {
+  if (!node_.IsSequence() || node_.size() == 0) fail("a non-empty list");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) out.push_back(item(i).choice(what, known));
+  check_distinct(out);
+  return out;
+}
+
+std::vector<int> YamlReader::int_list(int min) const {
+  if (!node_.IsSequence() || node_.size() == 0) fail("a non-empty list of integers");
+  std::vector<int> out;
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    out.push_back(item(i).integer(min));
+    texts.push_back(std::to_string(out.back()));
+  }
+  check_distinct(texts);
+  return out;
+}
+
+}  // namespace scalecast

@@ -1,0 +1,94 @@
+// A checked walk over a YAML input: typed getters that throw one-line errors of the form
+// "FILE:LINE: KEY.PATH: expected WHAT, got 'VALUE'" (or "--set KEY.PATH: ..." for overrides).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace scalecast {
+
+// A bad value in a YAML input; what() is the one-line message.
+class YamlError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The interval a number must lie in, and the words that say so in an error.
+struct Bound {
+  double min = 0;
+  bool min_inclusive = true;
+  double max = 0;  // inclusive; infinity for none
+
+  static Bound positive();      // > 0
+  static Bound non_negative();  // >= 0
+  static Bound fraction();      // 0 < x <= 1
+  static Bound at_least(double min);
+
+  bool contains(double x) const;
+  std::string describe() const;  // "> 0", ">= 0", "in (0, 1]", ">= 1"
+};
+
+// Reads one node of a YAML document, knowing its file, key path and line for errors.
+// Values that came from a command-line override are reported as "--set KEY.PATH".
+class YamlReader {
+ public:
+  // `overridden`: key paths set by --set; errors at or below them name the override.
+  YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden = {});
+
+  const std::string& key_path() const { return path_; }
+  bool is_map() const { return node_.IsMap(); }
+  bool is_scalar() const { return node_.IsScalar(); }
+
+  // Throws unless this is a map whose keys are all in `allowed` (listed in the error), each once.
+  void check_keys(const std::vector<std::string>& allowed) const;
+  // The value under a key that must be present; a missing key is reported at this map's line.
+  YamlReader require(const std::string& key) const;
+  std::optional<YamlReader> optional(const std::string& key) const;
+
+  // This value read as one type; anything else throws.
+  std::string string() const;  // a non-empty scalar
+  std::string choice(const std::string& what, const std::vector<std::string>& known) const;
+  int integer(int min) const;
+  double number(Bound bound) const;
+  bool boolean() const;
+  double duration(Bound bound) const;  // sim/units.h, strict
+  double rate(Bound bound) const;
+  double bytes(Bound bound) const;
+  // Lists are non-empty and hold no entry twice.
+  std::vector<std::string> string_list() const;
+  std::vector<std::string> choice_list(const std::string& what,
+                                       const std::vector<std::string>& known) const;
+  std::vector<int> int_list(int min) const;
+  YamlReader item(std::size_t index) const;  // list entry, key path "KEY[index]"
+
+  // Throws "LOCATION: KEY.PATH: expected EXPECTED, got 'VALUE'" for this node.
+  [[noreturn]] void fail(const std::string& expected) const;
+
+ private:
+  struct Context {
+    std::string file;
+    std::vector<std::string> overridden;
+  };
+  YamlReader(std::shared_ptr<const Context> context, YAML::Node node, std::string path, int line);
+
+  YamlReader child(const std::string& key, const YAML::Node& node) const;
+  std::string describe_value() const;  // "'text'", "a map", "a list", "nothing"
+  std::string location(const std::string& path, int line) const;
+  const YAML::Node& scalar_or_fail(const std::string& expected) const;
+  void check_distinct(const std::vector<std::string>& entries) const;
+  template <class Parse>
+  double quantity(Parse parse, const std::string& what, Bound bound) const;
+
+  std::shared_ptr<const Context> context_;
+  YAML::Node node_;
+  std::string path_;
+  int line_;  // 1-based; inherited from the parent where the node has no mark (built by --set)
+};
+
+}  // namespace scalecast
