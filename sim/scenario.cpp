@@ -1,0 +1,302 @@
+// Scenario files: reads and strictly validates the YAML (model, GPU, cluster, strategy, methods,
+// GPU counts) after applying --set overrides, and derives each run's nodes and strategy.
+#include "sim/scenario.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/yaml_reader.h"
+
+namespace scalecast {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kAllreduceAlgorithms = {"ring", "tree", "halving-doubling",
+                                                       "hierarchical", "auto"};
+
+std::vector<std::string> model_names() {
+  std::vector<std::string> names;
+  for (const auto& info : zoo::list_models()) names.push_back(info.name);
+  return names;
+}
+
+std::vector<std::string> gpu_names() {
+  std::vector<std::string> names;
+  for (const auto& spec : gpu_catalog()) names.push_back(spec.name);
+  return names;
+}
+
+std::vector<std::string> method_names() {
+  std::vector<std::string> names;
+  for (const auto& preset : list_presets()) names.push_back(preset.name);
+  return names;
+}
+
+ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
+  m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
+                "precision", "optimizer"});
+  ModelSettings s;
+  if (auto profile = m.optional("profile")) {
+    const fs::path resolved = folder / profile->string();
+    std::error_code ec;
+    if (!fs::is_regular_file(resolved, ec))
+      profile->fail("an existing profile file (looked for " + resolved.string() + ")");
+    s.profile = resolved.string();
+    if (auto name = m.optional("name")) s.name = name->string();
+  } else {
+    s.name = m.require("name").choice("a zoo model", model_names());
+  }
+  s.batch_per_gpu = m.require("batch_per_gpu").integer(1);
+  if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1);
+  if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1);
+  if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1);
+  if (auto v = m.optional("precision")) {
+    s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16"}));
+    if (s.precision == Precision::fp16) s.options.bytes_per_element = 2;
+  }
+  if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
+  return s;
+}
+
+ComputeSettings read_gpu(const YamlReader& g) {
+  g.check_keys({"type", "single_gpu_throughput", "compute_efficiency", "memory_efficiency"});
+  ComputeSettings s;
+  s.gpu = g.require("type").choice("a GPU", gpu_names());
+  if (auto v = g.optional("single_gpu_throughput"))
+    s.single_gpu_throughput = v->number(Bound::positive());
+  if (auto v = g.optional("compute_efficiency"))
+    s.compute_efficiency = v->number(Bound::fraction());
+  if (auto v = g.optional("memory_efficiency")) s.memory_efficiency = v->number(Bound::fraction());
+  return s;
+}
+
+// A fabric kind, or a map of a kind and the figures that replace its defaults.
+Fabric read_fabric(const YamlReader& f) {
+  if (!f.is_map() && !f.is_scalar())
+    f.fail("a fabric kind, or a map {kind, bandwidth, latency, bridge_bandwidth}");
+  if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
+  f.check_keys({"kind", "bandwidth", "latency", "bridge_bandwidth"});
+  Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
+  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(Bound::positive());
+  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(Bound::non_negative());
+  if (auto v = f.optional("bridge_bandwidth"))
+    fabric.bridge_bandwidth = v->rate(Bound::non_negative());
+  return fabric;
+}
+
+// NIC and transport; starts from the transport's defaults. Needs the cluster's fabric.
+void read_network(const YamlReader& n, Cluster& c) {
+  n.check_keys({"bandwidth", "transport", "latency", "efficiency", "stream_bandwidth", "streams",
+                "gpudirect", "host_staging_bandwidth", "call_overhead"});
+  c.nic_bandwidth = n.require("bandwidth").rate(Bound::positive());
+  c.transport = parse_transport(n.require("transport").choice("a transport", {"tcp", "rdma"}));
+  TransportParams& p = c.net;
+  p = default_transport_params(c.transport);
+  if (auto v = n.optional("latency")) p.latency_s = v->duration(Bound::non_negative());
+  if (auto v = n.optional("efficiency")) p.efficiency = v->number(Bound::fraction());
+  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(Bound::non_negative());
+  if (auto v = n.optional("streams")) p.streams = v->integer(1);
+  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(Bound::non_negative());
+  const auto gpudirect = n.optional("gpudirect");
+  const bool direct = gpudirect && gpudirect->boolean();
+  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : c.fabric.link_bandwidth;
+  if (auto v = n.optional("host_staging_bandwidth")) {
+    p.host_staging_bandwidth = v->rate(Bound::non_negative());
+    if (direct && p.host_staging_bandwidth > 0)
+      v->fail("no host staging bandwidth when gpudirect is true");
+  }
+}
+
+// "single-switch", or a map {kind: leaf-spine, nodes_per_leaf, oversubscription}.
+Topology read_topology(const YamlReader& t) {
+  Topology topology;
+  if (!t.is_map()) {
+    if (!t.is_scalar() || t.string() != "single-switch")
+      t.fail("single-switch, or a map {kind: leaf-spine, nodes_per_leaf, oversubscription}");
+    return topology;
+  }
+  topology.kind = t.require("kind").choice("a topology", {"single-switch", "leaf-spine"});
+  if (topology.kind == "single-switch") {
+    t.check_keys({"kind"});
+    return topology;
+  }
+  t.check_keys({"kind", "nodes_per_leaf", "oversubscription"});
+  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(1);
+  if (auto v = t.optional("oversubscription"))
+    topology.oversubscription = v->number(Bound::at_least(1));
+  return topology;
+}
+
+ParameterServers read_parameter_servers(const YamlReader& p) {
+  p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
+  ParameterServers ps;
+  ps.placement = p.require("placement").choice("a placement", {"dedicated", "colocated"});
+  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1);
+  if (auto v = p.optional("servers")) ps.servers = v->integer(1);
+  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(Bound::positive());
+  return ps;
+}
+
+Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
+  c.check_keys({"gpus_per_node", "fabric", "network", "topology", "parameter_server"});
+  Cluster cluster;
+  cluster.gpu = gpu;
+  cluster.gpus_per_node = c.require("gpus_per_node").integer(1);
+  cluster.fabric = read_fabric(c.require("fabric"));
+  read_network(c.require("network"), cluster);
+  if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
+  if (auto v = c.optional("parameter_server")) cluster.ps = read_parameter_servers(*v);
+  return cluster;
+}
+
+StrategyOverrides read_strategy(const YamlReader& s) {
+  s.check_keys({"allreduce", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
+                "credit", "call_overhead"});
+  StrategyOverrides o;
+  if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm",
+                                                                kAllreduceAlgorithms);
+  if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(Bound::positive());
+  if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(Bound::positive());
+  if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(Bound::positive());
+  if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(Bound::positive());
+  if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(Bound::positive());
+  if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(Bound::non_negative());
+  return o;
+}
+
+std::vector<int> read_gpus(const YamlReader& list, int per_node) {
+  std::vector<int> gpus = list.int_list(1);
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    if (gpus[i] > per_node && gpus[i] % per_node != 0)
+      list.item(i).fail("a multiple of gpus_per_node (" + std::to_string(per_node) +
+                        ") or fewer GPUs than one node has");
+  }
+  return gpus;
+}
+
+Scenario read_scenario(const YamlReader& root, const std::string& path) {
+  root.check_keys({"name", "description", "assumptions", "model", "gpu", "cluster", "strategy",
+                   "methods", "gpus", "iterations"});
+  Scenario s;
+  s.path = path;
+  s.name = root.require("name").string();
+  if (auto v = root.optional("description")) s.description = v->string();
+  if (auto v = root.optional("assumptions")) s.assumptions = v->string_list();
+  s.model = read_model(root.require("model"), fs::path(path).parent_path());
+  s.compute = read_gpu(root.require("gpu"));
+  s.cluster = read_cluster(root.require("cluster"), s.compute.gpu);
+  if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
+  s.methods = root.require("methods").choice_list("a method", method_names());
+  s.gpus = read_gpus(root.require("gpus"), s.cluster.gpus_per_node);
+  if (auto v = root.optional("iterations")) s.iterations = v->integer(2);
+  return s;
+}
+
+// Parses the text; it must hold a map. Throws ScenarioError or YamlError.
+YAML::Node load_yaml(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) +
+                        ": expected valid YAML, got a syntax error (" + e.msg + ")");
+  }
+  if (root.IsNull())
+    throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
+  if (!root.IsMap()) YamlReader(root, path).fail("a map of scenario keys");
+  return root;
+}
+
+// Sets one "key.path=value" into the tree, creating intermediate maps; returns the key path.
+std::string apply_override(YAML::Node& root, const std::string& text) {
+  const auto equals = text.find('=');
+  const std::string key_path = text.substr(0, equals);
+  if (equals == std::string::npos || key_path.empty() || key_path.front() == '.' ||
+      key_path.back() == '.' || key_path.find("..") != std::string::npos)
+    throw ScenarioError("--set: expected key.path=value, got '" + text + "'");
+  const std::string value_text = text.substr(equals + 1);
+  std::vector<std::string> keys;
+  std::stringstream split(key_path);
+  for (std::string key; std::getline(split, key, '.');) keys.push_back(key);
+  YAML::Node value;
+  try {
+    value = YAML::Load(value_text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError("--set " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
+                        value_text + "'");
+  }
+  YAML::Node node;
+  node.reset(root);
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    walked += (walked.empty() ? "" : ".") + keys[i];
+    if (!node[keys[i]] || node[keys[i]].IsNull()) {
+      node[keys[i]] = YAML::Node(YAML::NodeType::Map);
+    } else if (!node[keys[i]].IsMap()) {
+      throw ScenarioError("--set " + walked + ": expected a map to hold '" + keys[i + 1] +
+                          "', got " + (node[keys[i]].IsScalar()
+                                           ? "'" + node[keys[i]].Scalar() + "'"
+                                           : std::string("a list")));
+    }
+    YAML::Node next = node[keys[i]];
+    node.reset(next);
+  }
+  node[keys.back()] = value;
+  return key_path;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides) {
+  try {
+    YAML::Node root = load_yaml(text, path);
+    std::vector<std::string> overridden;
+    for (const auto& set : overrides) overridden.push_back(apply_override(root, set));
+    return read_scenario(YamlReader(root, path, overridden), path);
+  } catch (const YamlError& e) {
+    throw ScenarioError(e.what());
+  }
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw ScenarioError(path + ": expected a scenario file, got no such file");
+  std::ifstream in(path);
+  if (!fs::is_regular_file(path, ec) || !in)
+    throw ScenarioError(path + ": expected a readable scenario file, got one that cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), path, overrides);
+}
+
+int nodes_for(const Cluster& cluster, int gpus) {
+  const int per_node = cluster.gpus_per_node;
+  if (gpus <= 0 || per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
+    throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs on nodes of " +
+                                std::to_string(per_node) + " GPUs: expected a multiple of " +
+                                "gpus_per_node or fewer GPUs than one node");
+  return gpus <= per_node ? 1 : gpus / per_node;
+}
+
+Strategy strategy_for(const Scenario& scenario, const std::string& method) {
+  Strategy s = make_preset(method);
+  const StrategyOverrides& o = scenario.strategy;
+  if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
+    s.algorithm = parse_allreduce_algorithm(o.allreduce);
+  if (o.bucket_bytes > 0) s.bucket_bytes = o.bucket_bytes;
+  if (o.first_bucket_bytes > 0) s.first_bucket_bytes = o.first_bucket_bytes;
+  if (o.cycle_s > 0) s.cycle_s = o.cycle_s;
+  if (o.partition_bytes > 0) s.partition_bytes = o.partition_bytes;
+  if (o.credit_bytes > 0) s.credit_bytes = o.credit_bytes;
+  if (o.call_overhead_s >= 0) s.call_overhead_s = o.call_overhead_s;
+  return s;
+}
+
+}  // namespace scalecast
