@@ -17,22 +17,28 @@ int ceil_log2(int n) {
   return k;
 }
 
-// The link a flat ring's slowest edge crosses: the network once the ring spans nodes.
-LinkClass ring_link(const Cluster& c) {
-  return c.nodes > 1 ? LinkClass{network_link(c).latency_s, spine_share(c)} : fabric_link(c);
+// A flat ring over all GPUs, numbered node by node: of its 2(p-1) steps, 2(n-1) cross the network
+// and pay its latency, the others the fabric's (NCCL's tuner counts latencies the same way);
+// every step moves bytes/p at the pace of the slowest edge, the network once nodes are crossed.
+double flat_ring_s(const Cluster& c, double bytes) {
+  const int p = c.gpus(), n = c.nodes;
+  const LinkClass f = fabric_link(c);
+  if (n <= 1) return ring_allreduce_s(p, bytes, f.latency_s, f.bandwidth);
+  const double bandwidth = std::min(spine_share(c), f.bandwidth);
+  const double latency = 2.0 * (n - 1) * network_link(c).latency_s + 2.0 * (p - n) * f.latency_s;
+  return latency + 2.0 * (p - 1) * bytes / (p * bandwidth);
 }
 
-// NCCL's double binary tree among nodes, chains inside nodes, pipelined: each tree carries half
-// the data; a node sends and receives S/2 per tree edge it has, at most 4 edges over both trees.
+// NCCL's double binary tree among nodes with chains inside nodes, costed as NCCL's tuner does
+// (src/graph/tuning.cc): latency 2((g-1) a_fabric + log2(n) a_net); algorithm bandwidth half the
+// bus bandwidth, itself discounted to 0.9, because each rank sends and receives up to twice the
+// data across both trees.
 double tree_s(const Cluster& c, double bytes) {
   const int n = c.nodes, g = c.gpus_per_node;
   const LinkClass f = fabric_link(c);
-  const LinkClass net{network_link(c).latency_s, spine_share(c)};
-  const int edges = n <= 1 ? 0 : (n == 2 ? 2 : (n == 3 ? 3 : 4));
-  double latency = 2 * ((g - 1) * f.latency_s + ceil_log2(n) * net.latency_s);
-  double chain_s = g > 1 ? bytes / f.bandwidth : 0;
-  double network_s = edges > 0 ? bytes * edges / 2 / net.bandwidth : 0;
-  return latency + std::max(chain_s, network_s);
+  const double net_latency = network_link(c).latency_s;
+  const double bus = n > 1 ? std::min(spine_share(c), f.bandwidth) : f.bandwidth;
+  return 2 * ((g - 1) * f.latency_s + ceil_log2(n) * net_latency) + bytes / (0.5 * 0.9 * bus);
 }
 
 // Rabenseifner: reduce-scatter by recursive halving, all-gather by recursive doubling. Ranks are
@@ -90,11 +96,7 @@ double allreduce_s(const Cluster& c, AllreduceAlgorithm algorithm, double bytes)
   if (c.gpus() <= 1) return 0;
   double t = 0;
   switch (algorithm) {
-    case AllreduceAlgorithm::ring: {
-      const LinkClass l = ring_link(c);
-      t = ring_allreduce_s(c.gpus(), bytes, l.latency_s, l.bandwidth);
-      break;
-    }
+    case AllreduceAlgorithm::ring: t = flat_ring_s(c, bytes); break;
     case AllreduceAlgorithm::tree: t = tree_s(c, bytes); break;
     case AllreduceAlgorithm::halving_doubling: t = halving_doubling_s(c, bytes); break;
     case AllreduceAlgorithm::hierarchical: {

@@ -12,7 +12,8 @@ namespace scalecast::collectives {
 double ring_allreduce_s(int p, double bytes, double latency_s, double bandwidth);
 
 // One all-reduce of `bytes` among all GPUs of the cluster with a resolved algorithm, plus the
-// transport's per-call overhead. Throws for AllreduceAlgorithm::automatic.
+// transport's per-call overhead. A ring spanning nodes pays the network latency on its 2(n-1)
+// inter-node steps and the fabric latency on the others. Throws for automatic.
 double allreduce_s(const Cluster& cluster, AllreduceAlgorithm algorithm, double bytes);
 
 // Phase costs of hierarchical all-reduce: intra-node reduce-scatter, inter-node all-reduce of

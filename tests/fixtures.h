@@ -1,0 +1,48 @@
+// Small hand-made workloads and clusters for unit tests, with round numbers so that expected
+// times can be worked out by hand.
+#pragma once
+
+#include <string>
+
+#include "sim/cluster.h"
+#include "sim/units.h"
+#include "sim/workload.h"
+
+namespace scalecast::testing {
+
+// `layers` layers, each 1 ms forward, 2 ms backward and one gradient tensor of `bytes`.
+inline Workload uniform_workload(int layers, double bytes, double forward_s = 1e-3,
+                                 double backward_s = 2e-3) {
+  Workload w;
+  w.model = "uniform";
+  w.batch_per_gpu = 32;
+  for (int l = 0; l < layers; ++l) {
+    Layer layer;
+    layer.name = "layer" + std::to_string(l);
+    layer.kind = "linear";
+    layer.forward_s = forward_s;
+    layer.backward_s = backward_s;
+    layer.grads.push_back({layer.name + ".weight", static_cast<int64_t>(bytes / 4),
+                           static_cast<int64_t>(bytes)});
+    w.layers.push_back(layer);
+  }
+  return w;
+}
+
+// nodes x gpus_per_node GPUs over PCIe gen3 and a NIC of `gbps` with the transport's defaults.
+inline Cluster simple_cluster(int nodes, int gpus_per_node, double gbps = 10,
+                              Transport t = Transport::tcp) {
+  Cluster c;
+  c.gpu = "v100-pcie";
+  c.nodes = nodes;
+  c.gpus_per_node = gpus_per_node;
+  c.fabric = default_fabric("pcie3");
+  c.nic_bandwidth = gbps * units::kGbps;
+  c.transport = t;
+  c.net = default_transport_params(t);
+  c.ps.placement = "dedicated";
+  c.ps.gpus_per_server = gpus_per_node;
+  return c;
+}
+
+}  // namespace scalecast::testing
