@@ -1,0 +1,157 @@
+// Tests of the analytical backend's critical path: BSP exposes all communication, WFBP hides
+// it behind backward, PS incast at one server, and ByteScheduler's credit and priority.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "fixtures.h"
+#include "sim/analytical/analytical_backend.h"
+#include "sim/collectives/allreduce_cost.h"
+#include "sim/schedule_builder.h"
+#include "sim/steady_state.h"
+
+namespace scalecast {
+namespace {
+
+using testing::simple_cluster;
+using testing::uniform_workload;
+
+struct SimRun {
+  Schedule schedule;
+  Timeline timeline;
+  IterationStats stats;
+};
+
+SimRun run(const Workload& w, const Cluster& c, const Strategy& s, int iterations = 4) {
+  SimRun r;
+  r.schedule = build_schedule(w, c, s, iterations);
+  r.timeline = AnalyticalBackend().run(r.schedule);
+  r.stats = steady_state(r.schedule, r.timeline);
+  return r;
+}
+
+TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
+  const Workload w = uniform_workload(10, 1e6);  // 10 ms forward, 20 ms backward
+  const Cluster c = simple_cluster(4, 1);        // 4 nodes: every ring step crosses 10GbE
+  const SimRun bsp = run(w, c, make_preset("bsp-allreduce"));
+  const SimRun wfbp = run(w, c, make_preset("wfbp-allreduce"));
+  const double compute = w.compute_s();
+  const double one_message = collectives::allreduce_s(c, AllreduceAlgorithm::ring, 10e6);
+  // BSP: compute, then one all-reduce of everything, nothing overlaps.
+  EXPECT_NEAR(bsp.stats.iteration_s, compute + one_message, 1e-9);
+  // WFBP: per-layer all-reduces run during backward; only the last layer's is left after it.
+  const double per_layer = collectives::allreduce_s(c, AllreduceAlgorithm::ring, 1e6);
+  ASSERT_LT(per_layer, 2e-3);  // each fits in one layer's backward time
+  EXPECT_NEAR(wfbp.stats.iteration_s, compute + per_layer, 1e-9);
+  EXPECT_LT(wfbp.stats.iteration_s, bsp.stats.iteration_s);
+  // In the WFBP timeline some all-reduce starts before the backward pass has ended.
+  double backward_end = 0, first_comm = 1e9;
+  for (const auto& e : wfbp.timeline.events) {
+    const Task& t = wfbp.schedule.tasks[e.task];
+    if (t.iteration != 1) continue;
+    if (t.kind == TaskKind::backward) backward_end = std::max(backward_end, e.end_s);
+    if (t.kind == TaskKind::comm) first_comm = std::min(first_comm, e.start_s);
+  }
+  EXPECT_LT(first_comm, backward_end);
+}
+
+TEST(Analytical, SingleGpuHasNoCommunication) {
+  const Workload w = uniform_workload(5, 1e6);
+  const SimRun r = run(w, simple_cluster(1, 1), make_preset("wfbp-allreduce"));
+  EXPECT_NEAR(r.stats.iteration_s, w.compute_s(), 1e-12);
+  EXPECT_NEAR(r.stats.exposed_comm_s, 0, 1e-12);
+}
+
+TEST(Analytical, OneParameterServerShowsIncastAndShardedServersDoNot) {
+  const Workload w = uniform_workload(8, 40e6);  // 80 partitions of 4 MB
+  Strategy ps = make_preset("bsp-ps");
+  std::vector<double> one_server, sharded;
+  for (int nodes : {2, 4, 8}) {
+    Cluster c = simple_cluster(nodes, 1);
+    c.ps.gpus_per_server = 0;
+    c.ps.servers = 1;
+    one_server.push_back(run(w, c, ps).stats.exposed_comm_s);
+    c.ps.servers = nodes;
+    sharded.push_back(run(w, c, ps).stats.exposed_comm_s);
+  }
+  // One server receives every worker's push: time grows about linearly with workers.
+  EXPECT_GT(one_server[1], 1.8 * one_server[0]);
+  EXPECT_GT(one_server[2], 1.8 * one_server[1]);
+  // One server per worker: each NIC carries the same bytes at any scale; what remains is the
+  // pipeline tail of fewer partitions per server.
+  EXPECT_NEAR(sharded[2], sharded[0], 0.10 * sharded[0]);
+  EXPECT_LT(sharded[2], one_server[2] / 3);
+}
+
+TEST(Analytical, ByteSchedulerNeverExceedsItsCreditAndServesTheFirstLayerFirst) {
+  const Workload w = uniform_workload(6, 8e6);
+  const Cluster c = simple_cluster(4, 1);
+  const Strategy s = make_preset("bytescheduler-allreduce");
+  const SimRun r = run(w, c, s, 3);
+  // Bytes of communication in flight (committed, not finished) never exceed the credit: with a
+  // serial channel, at most one partition runs at any instant and it fits the credit.
+  std::vector<std::pair<double, double>> comm;
+  for (const auto& e : r.timeline.events)
+    if (r.schedule.tasks[e.task].kind == TaskKind::comm) {
+      EXPECT_LE(r.schedule.tasks[e.task].bytes, s.credit_bytes);
+      comm.push_back({e.start_s, e.end_s});
+    }
+  std::sort(comm.begin(), comm.end());
+  for (size_t i = 1; i < comm.size(); ++i) EXPECT_GE(comm[i].first, comm[i - 1].second - 1e-12);
+  // Within an iteration, layer 0's partitions finish before any later layer's last partition:
+  // priority puts the next forward pass's first layer ahead once it is ready.
+  double layer0_end = 0, others_last_end = 0;
+  for (const auto& e : r.timeline.events) {
+    const Task& t = r.schedule.tasks[e.task];
+    if (t.kind != TaskKind::comm || t.iteration != 1) continue;
+    if (t.first_layer == 0) layer0_end = std::max(layer0_end, e.end_s);
+    else others_last_end = std::max(others_last_end, e.end_s);
+  }
+  EXPECT_LT(layer0_end, others_last_end);
+  // The next iteration's first forward starts once layer 0 is updated, before all comm is done.
+  double next_forward = 1e9;
+  for (const auto& e : r.timeline.events) {
+    const Task& t = r.schedule.tasks[e.task];
+    if (t.kind == TaskKind::forward && t.iteration == 2 && t.layer == 0) next_forward = e.start_s;
+  }
+  EXPECT_LT(next_forward, others_last_end);
+}
+
+TEST(Analytical, CreditWindowBoundsBytesInFlightForParameterServers) {
+  const Workload w = uniform_workload(4, 20e6);
+  Cluster c = simple_cluster(4, 1);
+  c.ps.servers = 4;
+  const Strategy s = make_preset("bytescheduler-ps");
+  const SimRun r = run(w, c, s, 2);
+  // A partition is in flight from its push's start to its pull's end.
+  std::vector<std::pair<double, double>> spans;  // (time, +bytes / -bytes)
+  std::map<int, double> push_start;
+  for (const auto& e : r.timeline.events) {
+    const Task& t = r.schedule.tasks[e.task];
+    if (t.kind != TaskKind::comm) continue;
+    if (t.op == CommOp::push) spans.push_back({e.start_s, t.bytes});
+    if (t.op == CommOp::pull) spans.push_back({e.end_s, -t.bytes});
+  }
+  std::sort(spans.begin(), spans.end(), [](auto a, auto b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  });
+  double in_flight = 0;
+  for (const auto& [time, delta] : spans) {
+    in_flight += delta;
+    EXPECT_LE(in_flight, s.credit_bytes + 1) << "at " << time;
+  }
+}
+
+TEST(Analytical, DeterministicTimeline) {
+  const Workload w = uniform_workload(12, 3e6);
+  const Cluster c = simple_cluster(4, 4);
+  const SimRun a = run(w, c, make_preset("wfbp-ps"));
+  const SimRun b = run(w, c, make_preset("wfbp-ps"));
+  ASSERT_EQ(a.timeline.events.size(), b.timeline.events.size());
+  for (size_t i = 0; i < a.timeline.events.size(); ++i)
+    EXPECT_EQ(a.timeline.events[i].end_s, b.timeline.events[i].end_s);
+}
+
+}  // namespace
+}  // namespace scalecast

@@ -1,0 +1,58 @@
+// Tests of the profile CSV reader: metadata, per-tensor sizes, and one clear error (file, line,
+// column) for truncated or malformed profiles.
+#include <gtest/gtest.h>
+
+#include "sim/profile_csv.h"
+
+namespace scalecast {
+namespace {
+
+const char* kGood =
+    "# scalecast profile v1\n"
+    "# model: tiny\n"
+    "# batch_per_gpu: 16\n"
+    "layer,forward_ms,backward_ms,grad_tensors,grad_bytes,forward_std_ms,backward_std_ms,grad_tensor_bytes\n"
+    "conv1,1.5,3.0,2,4100,0.01,0.02,4096;4\n"
+    "relu1,0.25,0.5,0,0,0,0,\n"
+    "fc,0.5,1.0,1,400,0,0,400\n";
+
+TEST(ProfileCsv, ReadsLayersTimesAndTensors) {
+  const Profile p = parse_profile_csv(kGood, "p.csv");
+  const Workload& w = p.workload;
+  EXPECT_EQ(w.model, "tiny");
+  EXPECT_EQ(w.batch_per_gpu, 16);
+  ASSERT_EQ(w.layers.size(), 3u);
+  EXPECT_DOUBLE_EQ(w.layers[0].forward_s, 1.5e-3);
+  EXPECT_DOUBLE_EQ(w.layers[0].backward_s, 3e-3);
+  ASSERT_EQ(w.layers[0].grads.size(), 2u);
+  EXPECT_EQ(w.layers[0].grads[1].bytes, 4);
+  EXPECT_EQ(w.grad_bytes(), 4500);
+  EXPECT_EQ(w.grad_tensor_count(), 3);
+}
+
+void expect_error(const std::string& text, const std::string& prefix) {
+  try {
+    parse_profile_csv(text, "p.csv");
+    FAIL() << "accepted: " << text;
+  } catch (const ProfileError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+}
+
+TEST(ProfileCsv, RefusesMalformedProfiles) {
+  const std::string header = "layer,forward_ms,backward_ms,grad_tensors,grad_bytes\n";
+  expect_error("", "p.csv:0: header");
+  expect_error("layer,fwd\nconv,1\n", "p.csv:1: header");
+  expect_error(header + "conv1,1.0,2.0,1\n", "p.csv:2: row");           // truncated row
+  expect_error(header + "conv1,abc,2.0,1,4\n", "p.csv:2: forward_ms");
+  expect_error(header + "conv1,1.0,-2.0,1,4\n", "p.csv:2: backward_ms");
+  expect_error(header + "conv1,1.0,2.0,1.5,4\n", "p.csv:2: grad_tensors");
+  expect_error(header, "p.csv:1: row");                                 // no layers
+  expect_error(header + "conv1,1.0,2.0,0,8\n", "p.csv:2: grad_bytes");
+  expect_error("# batch_per_gpu: zero\n" + header + "a,1,1,0,0\n", "p.csv:1: batch_per_gpu");
+  expect_error(std::string(kGood).substr(0, 150) + "x,1,1,2,8,0,0,4\n", "p.csv:");
+}
+
+}  // namespace
+}  // namespace scalecast
