@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `scalecast` command: outputs, exit codes, one-line errors naming
+# file:line and key, and no half-written output file after a failure.
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+check() {  # check NAME EXPECTED_EXIT REGEX -- COMMAND...
+  local name=$1 want=$2 regex=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [[ $rc -eq $want ]] && grep -Eq -- "$regex" <<<"$out"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $name (exit $rc, wanted $want; pattern '$regex')"
+    echo "$out" | head -5
+  fi
+}
+
+scen=$src/scenarios/ddl-resnet50-10gbe.yaml
+check "predict table" 0 "wfbp-allreduce +32 +8" -- "$bin" predict "$scen"
+check "predict csv header" 0 "^scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput" -- "$bin" predict "$scen" --format csv
+rows=$("$bin" predict "$scen" --format csv | tail -n +2 | wc -l)
+check "csv has every method x gpus" 0 "^28$" -- echo "$rows"
+check "predict json" 0 '"throughput_unit": "images/s"' -- "$bin" predict "$scen" --format json -m bsp-ps -g 8
+check "set override" 0 "bsp-allreduce +8 +2" -- "$bin" predict "$scen" --set cluster.network.bandwidth=100Gbps -m bsp-allreduce -g 8
+check "help" 0 "--backend" -- "$bin" predict --help
+check "schedule json" 0 '"format": "scalecast-schedule"' -- "$bin" schedule "$scen" --method wfbp-ps --gpus 8
+check "models" 0 "resnet50 +25557032 +161" -- "$bin" models
+check "gpus" 0 "v100-pcie" -- "$bin" gpus
+
+printf 'name: x\nmodel: {name: resnet50, batch_per_gpu: 64}\ngpu: {type: v100-pcie}\ncluster:\n  gpus_per_node: 4\n  fabric: pcie3\n  network: {bandwidth: 10Gbs, transport: tcp}\nmethods: [bsp-ps]\ngpus: [4]\n' >"$tmp/bad.yaml"
+check "bad unit names file:line and key" 2 "^$tmp/bad.yaml:7: cluster.network.bandwidth: expected a data rate" -- "$bin" predict "$tmp/bad.yaml"
+lines=$("$bin" predict "$tmp/bad.yaml" 2>&1 | wc -l)
+check "error is one line" 0 "^1$" -- echo "$lines"
+check "missing file" 2 "nonexistent.yaml" -- "$bin" predict "$tmp/nonexistent.yaml"
+check "unknown method" 2 "unknown method 'nope'" -- "$bin" predict "$scen" -m nope
+check "unknown backend" 2 "unknown backend" -- "$bin" predict "$scen" --backend quantum
+check "bad option" 2 "unrecognised option|unrecognized option" -- "$bin" predict "$scen" --frobnicate
+check "trace needs one run" 2 "exactly one run" -- "$bin" predict "$scen" --trace "$tmp/t.json"
+check "unknown command" 2 "unknown command" -- "$bin" fly
+"$bin" predict "$tmp/bad.yaml" -o "$tmp/out.csv" >/dev/null 2>&1
+check "nothing half-written" 0 "^absent$" -- bash -c "[[ -e '$tmp/out.csv' || -e '$tmp/out.csv.tmp' ]] && echo present || echo absent"
+check "trace written" 0 "traceEvents" -- bash -c "'$bin' predict '$scen' -m wfbp-allreduce -g 8 --trace '$tmp/t.json' >/dev/null && head -c 200 '$tmp/t.json'"
+a=$("$bin" predict "$scen" --format csv | md5sum)
+b=$("$bin" predict "$scen" --format csv | md5sum)
+check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
