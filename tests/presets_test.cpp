@@ -1,0 +1,46 @@
+// Every strategy preset runs on every model of the zoo, on one node and across nodes, and gives
+// a steady state no faster than the computation alone.
+#include <gtest/gtest.h>
+
+#include "fixtures.h"
+#include "sim/analytical/analytical_backend.h"
+#include "sim/compute_model.h"
+#include "sim/schedule_builder.h"
+#include "sim/steady_state.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast {
+namespace {
+
+TEST(Presets, EveryPresetRunsOnEveryModel) {
+  for (const auto& model : zoo::list_models()) {
+    Workload w = zoo::build_model(model.name, zoo::ModelOptions{});
+    w.batch_per_gpu = 8;
+    apply_roofline(w, find_gpu("v100-sxm2"), ComputeModelParams{});
+    for (const auto& preset : list_presets()) {
+      const Strategy s = make_preset(preset.name);
+      const int nodes = s.aggregation == Aggregation::root_reduce ? 1 : 2;
+      const Cluster c = testing::simple_cluster(nodes, 4);
+      const Schedule sched = build_schedule(w, c, s, 3);
+      const IterationStats st = steady_state(sched, AnalyticalBackend().run(sched));
+      EXPECT_GE(st.iteration_s, w.compute_s() * (1 - 1e-9)) << model.name << " " << preset.name;
+      EXPECT_LT(st.iteration_s, 100.0) << model.name << " " << preset.name;
+    }
+  }
+}
+
+TEST(Presets, NamesAndErrors) {
+  for (const char* name : {"bsp-allreduce", "wfbp-allreduce", "mgwfbp", "bytescheduler-allreduce",
+                           "bsp-ps", "wfbp-ps", "bytescheduler-ps", "ddp", "horovod",
+                           "dataparallel", "distml-allreduce"})
+    EXPECT_TRUE(has_preset(name)) << name;
+  EXPECT_THROW(make_preset("gossip"), std::invalid_argument);
+  const Strategy bs = make_preset("bytescheduler-allreduce");
+  EXPECT_EQ(bs.partition_bytes, 4000000);
+  EXPECT_EQ(bs.credit_bytes, 16000000);
+  EXPECT_TRUE(bs.priority);
+  EXPECT_EQ(make_preset("bsp-ps").partition_bytes, 4096000);
+}
+
+}  // namespace
+}  // namespace scalecast
