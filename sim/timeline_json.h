@@ -1,0 +1,49 @@
+// A timeline as JSON, the file every backend and the real executor can write, so a prediction and
+// a measurement of one schedule can be compared (`scalecast compare`) without the schedule itself.
+#pragma once
+
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/schedule.h"
+#include "sim/timeline.h"
+
+namespace scalecast {
+
+// A timeline file that cannot be read: what() names the file and the offending field.
+class TimelineError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+inline constexpr int kTimelineFormatVersion = 1;
+
+// What a comparison needs of each task of the schedule the timeline ran.
+struct TimelineTask {
+  int id = 0;
+  TaskKind kind = TaskKind::forward;
+  std::string name;
+  int iteration = 0;
+  CommOp op = CommOp::allreduce;  // comm tasks only
+  double bytes = 0;               // comm tasks only
+};
+
+struct TimelineFile {
+  std::string scenario, model, method;
+  int gpus = 0;
+  int iterations = 0;
+  std::vector<TimelineTask> tasks;  // index = task id
+  Timeline timeline;                // backend, events, notes
+};
+
+// Format "scalecast-timeline": backend, scenario/model/method/gpus/iterations, notes, the tasks
+// (id, kind, name, iteration; op and bytes for comm tasks) and the events (task, rank, track,
+// start_s, end_s).
+void write_timeline_json(std::ostream& out, const Schedule& schedule, const Timeline& timeline);
+TimelineFile timeline_file(const Schedule& schedule, const Timeline& timeline);
+// Strict: format, version, every field, task ids in order, events naming existing tasks.
+TimelineFile read_timeline_json(const std::string& path);
+
+}  // namespace scalecast
