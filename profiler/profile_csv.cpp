@@ -1,0 +1,67 @@
+// The profile CSV writer: `# key: value` metadata first, the header row, then layer rows.
+// Milliseconds get 6 decimals (1 ns) and step_s 9 decimals, so reading back is exact to 1 ns.
+#include "profiler/profile_csv.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace scalecast::profiler {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string ms(double value) { return fixed(value, 6); }
+
+void check_metadata(const char* key, const std::string& value) {
+  if (value.find_first_of("\r\n") != std::string::npos) {
+    throw std::invalid_argument(std::string("profile ") + key + " '" + value +
+                                "' holds a line break");
+  }
+}
+
+void check_layer_name(const std::string& name) {
+  if (name.empty()) throw std::invalid_argument("a profile layer has an empty name");
+  if (name.find_first_of(",\"\r\n") != std::string::npos || name.front() == '#') {
+    throw std::invalid_argument("layer name '" + name +
+                                "' cannot be a CSV field (it holds a comma, quote or line "
+                                "break, or starts with '#'); rename the NVTX range");
+  }
+}
+
+}  // namespace
+
+void write_profile_csv(std::ostream& out, const Profile& profile) {
+  check_metadata("model", profile.model);
+  check_metadata("gpu", profile.gpu);
+  for (const ProfileLayer& layer : profile.layers) check_layer_name(layer.name);
+
+  out << "# scalecast profile v1\n";
+  if (!profile.model.empty()) out << "# model: " << profile.model << '\n';
+  if (profile.batch_per_gpu > 0) out << "# batch_per_gpu: " << profile.batch_per_gpu << '\n';
+  if (!profile.gpu.empty()) out << "# gpu: " << profile.gpu << '\n';
+  out << "# iterations: " << profile.iterations << '\n';
+  out << "# warmup: " << profile.warmup << '\n';
+  out << "# step_s: " << fixed(profile.step_s, 9) << '\n';
+  out << "layer,forward_ms,backward_ms,grad_tensors,grad_bytes,forward_std_ms,backward_std_ms";
+  if (profile.has_grad_tensor_bytes) out << ",grad_tensor_bytes";
+  out << '\n';
+  for (const ProfileLayer& layer : profile.layers) {
+    out << layer.name << ',' << ms(layer.forward_ms) << ',' << ms(layer.backward_ms) << ','
+        << layer.grad_tensors << ',' << layer.grad_bytes << ',' << ms(layer.forward_std_ms) << ','
+        << ms(layer.backward_std_ms);
+    if (profile.has_grad_tensor_bytes) {
+      out << ',';
+      for (size_t i = 0; i < layer.grad_tensor_bytes.size(); ++i) {
+        out << (i ? ";" : "") << layer.grad_tensor_bytes[i];
+      }
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace scalecast::profiler
