@@ -82,6 +82,7 @@ void write_chrome_trace(std::ostream& out, const ActivityLog& log, const Attribu
     }
     const ActivityAttribution& a = attribution.activities[i];
     nlohmann::json args = {{"correlation", activity.correlation}};
+    if (!a.launched) args["launch"] = "not recorded";
     if (activity.kind != GpuKind::kernel) args["bytes"] = activity.bytes;
     if (a.iteration >= 0) args["iteration"] = a.iteration;
     if (!a.layer.empty()) {

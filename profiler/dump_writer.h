@@ -23,8 +23,6 @@ class DumpWriter {
   // Writes the NVTX call counts (when known), the dropped-record count and the `end` trailer.
   void finish(const std::optional<NvtxCallCounts>& nvtx_calls, uint64_t dropped_records);
 
-  uint64_t records() const { return records_; }
-
  private:
   std::ostream& out_;
   uint64_t records_ = 0;

@@ -146,6 +146,15 @@ bool open_dump(Session& s, const char* path) {
   return true;
 }
 
+// Gives up recording before anything was captured: the dump is removed, so the caller sees
+// no dump rather than an empty one, and CUPTI's error above says why.
+void abandon(Session& s, const char* path) {
+  s.writer.reset();
+  s.file.close();
+  ::unlink(path);
+  report("not recording: CUPTI activity tracing is unavailable (no GPU or driver?)");
+}
+
 void start_recording_once() {
   const char* path = std::getenv("SCALECAST_PROFILE_OUT");
   if (path == nullptr || *path == '\0') {
@@ -156,27 +165,35 @@ void start_recording_once() {
   if (!open_dump(s, path)) return;
   if (!cupti_ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
                 "cuptiActivityRegisterCallbacks")) {
+    abandon(s, path);
     return;
   }
+  const struct {
+    CUpti_ActivityKind kind;
+    const char* name;
+    bool required;  // without it there is no profile to make
+  } kinds[] = {
+      {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE", false},
+      {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", true},
+      {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", false},
+      {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", false},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true},
+      {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", true},
+      {CUPTI_ACTIVITY_KIND_MARKER, "MARKER", true},
+  };
+  for (const auto& k : kinds) {
+    const std::string call = std::string("cuptiActivityEnable(") + k.name + ")";
+    if (!cupti_ok(cuptiActivityEnable(k.kind), call.c_str()) && k.required) {
+      abandon(s, path);
+      return;
+    }
+  }
+  // The NVTX callbacks only count range calls (a check on lost records); without them the
+  // markers are still recorded.
   CUpti_SubscriberHandle subscriber = nullptr;
   s.counting_nvtx = cupti_ok(cuptiSubscribe(&subscriber, on_nvtx_call, nullptr), "cuptiSubscribe") &&
                     cupti_ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX),
                              "cuptiEnableDomain(NVTX)");
-  const struct {
-    CUpti_ActivityKind kind;
-    const char* name;
-  } kinds[] = {
-      {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
-      {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
-      {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
-      {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"},
-      {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME"},
-      {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER"},
-      {CUPTI_ACTIVITY_KIND_MARKER, "MARKER"},
-  };
-  for (const auto& k : kinds) {
-    cupti_ok(cuptiActivityEnable(k.kind), (std::string("cuptiActivityEnable(") + k.name + ")").c_str());
-  }
   std::atexit(finish_recording);
 }
 
