@@ -39,6 +39,10 @@ Fabric default_fabric(const std::string& kind) {
   // Effective per-GPU, per-direction bandwidths that NCCL-style collectives reach, about 80% of
   // the raw link rate: PCIe gen3/4/5 x16 = 15.75/31.5/63 GB/s raw; NVLink as the GPU connects it.
   if (kind == "pcie3") return {kind, 10 * units::kGBps, 5e-6, 0};
+  // PCIe gen3 without a PCIe switch, GPUs split over two CPU sockets: no peer-to-peer, so NCCL
+  // copies through host memory (its SHM transport) and across the socket interconnect;
+  // nccl-tests all_reduce busbw on such dual-socket servers is typically 5-7 GB/s.
+  if (kind == "pcie3-host") return {kind, 6 * units::kGBps, 8e-6, 0};
   if (kind == "pcie4") return {kind, 20 * units::kGBps, 4e-6, 0};
   if (kind == "pcie5") return {kind, 40 * units::kGBps, 3e-6, 0};
   // Two-GPU NVLink bridge of GeForce Turing cards: 2 links x 25 GB/s each direction.
@@ -55,7 +59,7 @@ Fabric default_fabric(const std::string& kind) {
 }
 
 std::vector<std::string> fabric_kinds() {
-  return {"pcie3", "pcie4", "pcie5", "nvlink-bridge", "nvlink2", "nvlink3", "nvlink4"};
+  return {"pcie3", "pcie3-host", "pcie4", "pcie5", "nvlink-bridge", "nvlink2", "nvlink3", "nvlink4"};
 }
 
 int ParameterServers::count(int node_count, int gpu_count) const {

@@ -118,28 +118,32 @@ TEST(Analytical, ByteSchedulerNeverExceedsItsCreditAndServesTheFirstLayerFirst) 
   EXPECT_LT(next_forward, others_last_end);
 }
 
-TEST(Analytical, CreditWindowBoundsBytesInFlightForParameterServers) {
+TEST(Analytical, CreditWindowBoundsBytesInFlightAtEachParameterServer) {
   const Workload w = uniform_workload(4, 20e6);
   Cluster c = simple_cluster(4, 1);
   c.ps.servers = 4;
   const Strategy s = make_preset("bytescheduler-ps");
   const SimRun r = run(w, c, s, 2);
-  // A partition is in flight from its push's start to its pull's end.
-  std::vector<std::pair<double, double>> spans;  // (time, +bytes / -bytes)
-  std::map<int, double> push_start;
+  // A partition is in flight at its server from its push's start to its pull's end.
+  std::map<int, std::vector<std::pair<double, double>>> spans;  // server -> (time, +/- bytes)
   for (const auto& e : r.timeline.events) {
     const Task& t = r.schedule.tasks[e.task];
     if (t.kind != TaskKind::comm) continue;
-    if (t.op == CommOp::push) spans.push_back({e.start_s, t.bytes});
-    if (t.op == CommOp::pull) spans.push_back({e.end_s, -t.bytes});
+    if (t.op == CommOp::push) spans[t.server].push_back({e.start_s, t.bytes});
+    if (t.op == CommOp::pull) spans[t.server].push_back({e.end_s, -t.bytes});
   }
-  std::sort(spans.begin(), spans.end(), [](auto a, auto b) {
-    return a.first < b.first || (a.first == b.first && a.second < b.second);
-  });
-  double in_flight = 0;
-  for (const auto& [time, delta] : spans) {
-    in_flight += delta;
-    EXPECT_LE(in_flight, s.credit_bytes + 1) << "at " << time;
+  ASSERT_EQ(spans.size(), 4u);
+  for (auto& [server, list] : spans) {
+    std::sort(list.begin(), list.end(), [](auto a, auto b) {
+      return a.first < b.first || (a.first == b.first && a.second < b.second);
+    });
+    double in_flight = 0, peak = 0;
+    for (const auto& [time, delta] : list) {
+      in_flight += delta;
+      peak = std::max(peak, in_flight);
+      EXPECT_LE(in_flight, s.credit_bytes + 1) << "server " << server << " at " << time;
+    }
+    EXPECT_GT(peak, s.partition_bytes);  // the window does let several partitions go at once
   }
 }
 

@@ -1,53 +1,69 @@
 // The analytical list scheduler: an event loop over the schedule's DAG with one compute stream,
-// one collective channel (priority order and credit window from the strategy) and PS link pipes.
+// one collective channel (priority order and credit window from the strategy), and parameter-
+// server transfers sharing the NICs and fabric fairly as fluid flows.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <queue>
 #include <tuple>
 
 #include "sim/analytical/comm_costs.h"
+#include "sim/analytical/fair_share.h"
 
 namespace scalecast {
 namespace {
 
 using Key = std::tuple<double, double, int>;  // ordering key of a ready task, smallest first
 
-// Byte-time cursors of the links parameter-server traffic crosses; a transfer ends when its
-// bytes have passed every link it uses, each link serving transfers in the order they start.
-class PsPipes {
+// Link ids of the parameter-server path: the node fabric and the worker NIC in each direction,
+// then each server's NIC (down, up); colocated servers use the worker NIC itself.
+class PsNetwork {
  public:
-  explicit PsPipes(int servers) : server_down_(servers, 0), server_up_(servers, 0) {}
+  explicit PsNetwork(const Schedule& s)
+      : path_(ps_path(s)), servers_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))),
+        links_(capacities(s, servers_)) {}
 
-  double transfer(const Task& t, const PsLinkTimes& lt, double now) {
+  // Starts a push or pull; returns false when it loads no link (it then takes only fixed_s).
+  bool start(double now, const Task& t) {
     const bool push = t.op == CommOp::push;
-    double& worker = push ? worker_up_ : worker_down_;
-    double& server = lt.colocated ? (push ? worker_down_ : worker_up_)
-                                  : (push ? server_down_[t.server] : server_up_[t.server]);
-    const double fabric_end = advance(fabric_, now, lt.worker_fabric_s);
-    const double worker_end = advance(worker, now, lt.worker_nic_s);
-    const double server_end = advance(server, now, lt.server_nic_s);
-    return std::max({fabric_end, worker_end, server_end}) + lt.fixed_s;
+    std::vector<FairShareLinks::Use> uses;
+    if (path_.fabric_weight > 0) uses.push_back({push ? 0 : 1, path_.fabric_weight});
+    if (path_.worker_weight > 0) uses.push_back({push ? 2 : 3, path_.worker_weight});
+    if (path_.server_weight > 0) {
+      const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
+      uses.push_back({server_link, path_.server_weight});
+    }
+    if (uses.empty()) return false;
+    links_.add(now, t.id, t.bytes, std::move(uses));
+    return true;
   }
+
+  FairShareLinks& links() { return links_; }
+  double fixed_s() const { return path_.fixed_s; }
 
  private:
-  static double advance(double& cursor, double now, double busy) {
-    if (busy <= 0) return now;
-    cursor = std::max(cursor, now) + busy;
-    return cursor;
+  static FairShareLinks capacities(const Schedule& s, int servers) {
+    const PsCapacities c = ps_capacities(s);
+    std::vector<double> caps = {c.fabric, c.fabric, c.worker_nic, c.worker_nic};
+    for (int j = 0; j < servers; ++j) {
+      caps.push_back(c.server_nic);
+      caps.push_back(c.server_nic);
+    }
+    return FairShareLinks(caps);
   }
 
-  double fabric_ = 0, worker_up_ = 0, worker_down_ = 0;
-  std::vector<double> server_down_, server_up_;
+  PsPath path_;
+  int servers_;
+  FairShareLinks links_;
 };
 
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
       : s_(s), n_(static_cast<int>(s.tasks.size())), pending_(n_), ready_at_(n_, 0),
-        start_(n_, 0), end_(n_, 0), dependents_(n_),
-        pipes_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))) {
+        start_(n_, 0), end_(n_, 0), dependents_(n_), ps_(s) {
     for (const Task& t : s.tasks) {
       pending_[t.id] = static_cast<int>(t.deps.size());
       for (int d : t.deps) dependents_[d].push_back(t.id);
@@ -57,8 +73,11 @@ class Simulation {
   Timeline run() {
     for (const Task& t : s_.tasks)
       if (pending_[t.id] == 0) events_.push({0.0, 0, t.id});
-    while (!events_.empty()) {
-      now_ = std::get<0>(events_.top());
+    constexpr double kNever = std::numeric_limits<double>::infinity();
+    while (!events_.empty() || ps_.links().active()) {
+      const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
+      now_ = std::min(next_event, ps_.links().next_completion());
+      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.fixed_s(), 1, id});
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         auto [time, kind, id] = events_.top();
@@ -77,8 +96,7 @@ class Simulation {
  private:
   std::string track(const Task& t) const {
     if (t.kind != TaskKind::comm) return "compute";
-    if (t.op == CommOp::push || t.op == CommOp::pull)
-      return to_string(t.op) + " server " + std::to_string(t.server);
+    if (is_ps(t)) return to_string(t.op) + " server " + std::to_string(t.server);
     return "collective";
   }
 
@@ -87,28 +105,40 @@ class Simulation {
     return {ready_at_[t.id], t.priority, t.id};
   }
 
-  bool is_ps(const Task& t) const { return t.op == CommOp::push || t.op == CommOp::pull; }
+  static bool is_ps(const Task& t) { return t.op == CommOp::push || t.op == CommOp::pull; }
+  // Credit is kept per parameter server (server-side scheduling), and once for collectives.
+  static int window(const Task& t) { return is_ps(t) ? t.server : -1; }
 
   void on_ready(int id) {
     const Task& t = s_.tasks[id];
     ready_at_[id] = now_;
     if (t.kind != TaskKind::comm) compute_ready_.push(id);
-    else if (t.op == CommOp::pull) start_ps(t);  // the credit was taken by its push
+    else if (t.op == CommOp::pull) start_ps(t);  // its push already holds the credit
     else comm_ready_.push({key(t), id});
   }
 
   void on_finish(int id) {
     const Task& t = s_.tasks[id];
+    end_[id] = now_;
     if (t.kind != TaskKind::comm) compute_busy_ = false;
     else if (!is_ps(t)) collective_busy_ = false;
-    if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_ -= t.bytes;
+    if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
     for (int d : dependents_[id]) {
       ready_at_[d] = std::max(ready_at_[d], now_);
-      if (--pending_[d] == 0) {
-        const double delay = s_.tasks[d].delay_s;
-        events_.push({now_ + delay, 0, d});
-      }
+      if (--pending_[d] == 0) events_.push({now_ + s_.tasks[d].delay_s, 0, d});
     }
+  }
+
+  // ByteScheduler's credit: a message may be committed while the bytes in flight in its window
+  // stay within the credit (always when nothing is in flight). No credit: commit on readiness
+  // for PS transfers, and for the collective channel only when it is idle, so that it picks the
+  // most urgent ready message at that moment.
+  bool may_commit(const Task& t) const {
+    const double credit = s_.strategy.credit_bytes;
+    auto it = in_flight_.find(window(t));
+    const double used = it == in_flight_.end() ? 0 : it->second;
+    if (credit > 0) return used <= 0 || used + t.bytes <= credit;
+    return is_ps(t) || (!collective_busy_ && committed_.empty());
   }
 
   void dispatch() {
@@ -116,56 +146,46 @@ class Simulation {
       const int id = compute_ready_.top();
       compute_ready_.pop();
       compute_busy_ = true;
-      finish(id, now_, now_ + s_.tasks[id].duration_s);
+      begin(id);
+      events_.push({now_ + s_.tasks[id].duration_s, 1, id});
     }
-    const double credit = s_.strategy.credit_bytes;
-    if (credit > 0) {
-      // ByteScheduler: commit the most urgent ready messages while the credit allows.
-      while (!comm_ready_.empty()) {
-        const Task& t = s_.tasks[comm_ready_.top().second];
-        if (in_flight_ > 0 && in_flight_ + t.bytes > credit) break;
-        comm_ready_.pop();
-        in_flight_ += t.bytes;
-        if (is_ps(t)) start_ps(t);
-        else committed_.push(t.id);
+    std::vector<std::pair<Key, int>> blocked;
+    while (!comm_ready_.empty()) {
+      auto entry = comm_ready_.top();
+      comm_ready_.pop();
+      const Task& t = s_.tasks[entry.second];
+      if (!may_commit(t)) {
+        blocked.push_back(entry);
+        // A full window blocks the less urgent messages of that window only.
+        continue;
       }
-    } else {
-      while (!comm_ready_.empty() && is_ps(s_.tasks[comm_ready_.top().second])) {
-        const Task& t = s_.tasks[comm_ready_.top().second];
-        comm_ready_.pop();
-        in_flight_ += t.bytes;
-        start_ps(t);
-      }
-      if (!collective_busy_ && !comm_ready_.empty()) {
-        committed_.push(comm_ready_.top().second);
-        in_flight_ += s_.tasks[comm_ready_.top().second].bytes;
-        comm_ready_.pop();
-      }
+      in_flight_[window(t)] += t.bytes;
+      if (is_ps(t)) start_ps(t);
+      else committed_.push(t.id);
     }
+    for (auto& entry : blocked) comm_ready_.push(entry);
     if (!collective_busy_ && !committed_.empty()) {
       const int id = committed_.front();
       committed_.pop();
       collective_busy_ = true;
-      finish(id, now_, now_ + collective_task_s(s_, s_.tasks[id]));
+      begin(id);
+      events_.push({now_ + collective_task_s(s_, s_.tasks[id]), 1, id});
     }
   }
 
   void start_ps(const Task& t) {
-    finish(t.id, now_, pipes_.transfer(t, ps_link_times(s_, t), now_));
+    begin(t.id);
+    if (!ps_.start(now_, t)) events_.push({now_ + ps_.fixed_s(), 1, t.id});
   }
 
-  void finish(int id, double start, double end) {
-    start_[id] = start;
-    end_[id] = end;
-    events_.push({end, 1, id});
-  }
+  void begin(int id) { start_[id] = now_; }
 
   const Schedule& s_;
   int n_;
   std::vector<int> pending_;
   std::vector<double> ready_at_, start_, end_;
   std::vector<std::vector<int>> dependents_;
-  PsPipes pipes_;
+  PsNetwork ps_;
   // (time, 0 = ready / 1 = finish, task)
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
                       std::greater<>>
@@ -174,8 +194,8 @@ class Simulation {
   std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>
       comm_ready_;
   std::queue<int> committed_;
+  std::map<int, double> in_flight_;
   double now_ = 0;
-  double in_flight_ = 0;
   bool compute_busy_ = false;
   bool collective_busy_ = false;
 };

@@ -24,33 +24,38 @@ double collective_task_s(const Schedule& s, const Task& t) {
   return base + s.strategy.call_overhead_s;
 }
 
-PsLinkTimes ps_link_times(const Schedule& s, const Task& t) {
+PsPath ps_path(const Schedule& s) {
   const Cluster& c = s.cluster;
   const Strategy& st = s.strategy;
-  PsLinkTimes out;
+  PsPath out;
   out.colocated = c.ps.placement == "colocated";
-  const double worker_bw = collectives::network_link(c).bandwidth;
-  Cluster server_side = c;
-  if (c.ps.nic_bandwidth > 0) server_side.nic_bandwidth = c.ps.nic_bandwidth;
-  server_side.net.host_staging_bandwidth = 0;  // servers keep parameters in host memory
-  const double server_bw = server_side.network_bandwidth();
+  out.fixed_s = c.net.latency_s + c.net.call_overhead_s + st.call_overhead_s;
   const int g = c.gpus_per_node;
+  if (st.node_local_reduce && g > 1) out.fabric_weight = 1;
+  // BytePS with a single worker machine sums inside the node and never contacts a server.
+  if (st.node_local_reduce && c.nodes == 1) return out;
   // BytePS sums a node's GPUs first and one process per node talks to the servers; otherwise
   // every GPU is a worker of its own and the node's NIC carries g copies.
   const int workers = st.node_local_reduce ? c.nodes : c.gpus();
-  const double node_bytes = st.node_local_reduce ? t.bytes : t.bytes * g;
-  if (st.node_local_reduce && g > 1) out.worker_fabric_s = t.bytes / c.fabric.link_bandwidth;
-  double worker_bytes = node_bytes, server_bytes = workers * t.bytes;
+  out.worker_weight = st.node_local_reduce ? 1 : g;
+  out.server_weight = workers;
   if (out.colocated) {
-    // One server per node: on average a node keeps 1/nodes of every partition local.
-    const double remote = c.nodes > 0 ? (c.nodes - 1.0) / c.nodes : 0;
-    worker_bytes *= remote;
-    server_bytes *= remote / std::max(1, c.nodes);
+    // One server per node: on average a node keeps 1/nodes of every partition local, and its
+    // NIC serves 1/nodes of the partitions for the remote workers.
+    const double remote = (c.nodes - 1.0) / c.nodes;
+    out.worker_weight *= remote;
+    out.server_weight *= remote / c.nodes;
   }
-  out.worker_nic_s = worker_bytes / worker_bw;
-  out.server_nic_s = server_bytes / server_bw;
-  out.fixed_s = c.net.latency_s + c.net.call_overhead_s + st.call_overhead_s;
   return out;
+}
+
+PsCapacities ps_capacities(const Schedule& s) {
+  const Cluster& c = s.cluster;
+  Cluster server_side = c;
+  if (c.ps.nic_bandwidth > 0) server_side.nic_bandwidth = c.ps.nic_bandwidth;
+  server_side.net.host_staging_bandwidth = 0;  // servers keep parameters in host memory
+  return {c.fabric.link_bandwidth, collectives::network_link(c).bandwidth,
+          server_side.network_bandwidth()};
 }
 
 }  // namespace scalecast

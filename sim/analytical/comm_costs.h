@@ -9,15 +9,23 @@ namespace scalecast {
 // Time of an all-reduce, reduce or broadcast task running alone, framework overhead included.
 double collective_task_s(const Schedule& schedule, const Task& task);
 
-// What one push or pull puts on each link of the parameter-server path, in seconds of that
-// link's time, so that overlapping transfers queue on the links they share.
-struct PsLinkTimes {
-  double worker_fabric_s = 0;   // node-local reduce or broadcast over the fabric
-  double worker_nic_s = 0;      // the worker node's NIC (up for push, down for pull)
-  double server_nic_s = 0;      // the server's NIC (down for push, up for pull)
-  double fixed_s = 0;           // latency and per-request overheads
-  bool colocated = false;       // server NIC is a worker node's NIC
+// How each push or pull loads the links of the parameter-server path, in multiples of the
+// partition's bytes, so that concurrent transfers share those links fairly.
+struct PsPath {
+  double fabric_weight = 0;   // node-local reduce (push) or broadcast (pull) over the fabric
+  double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
+  double server_weight = 0;   // the server's NIC (down for push, up for pull)
+  double fixed_s = 0;         // latency and per-request overheads
+  bool colocated = false;     // the server's NIC is a worker node's NIC
 };
-PsLinkTimes ps_link_times(const Schedule& schedule, const Task& task);
+PsPath ps_path(const Schedule& schedule);
+
+// Bytes/s of the links on that path.
+struct PsCapacities {
+  double fabric = 0;
+  double worker_nic = 0;
+  double server_nic = 0;
+};
+PsCapacities ps_capacities(const Schedule& schedule);
 
 }  // namespace scalecast

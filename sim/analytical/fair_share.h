@@ -1,0 +1,43 @@
+// Fluid max-min fair sharing of links among concurrent transfers (progressive filling), the
+// bandwidth model TCP and RDMA flows follow when several of them cross the same NIC.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+namespace scalecast {
+
+class FairShareLinks {
+ public:
+  // One use of a link by a flow: the flow's rate times `weight` is what it takes of the link
+  // (a representative flow standing for `weight` identical ones, or carrying `weight` x bytes).
+  struct Use {
+    int link = 0;
+    double weight = 1;
+  };
+
+  explicit FairShareLinks(std::vector<double> capacities);
+
+  // Starts a flow of `bytes` at time `now` (after advance(now)); `tag` is returned on completion.
+  void add(double now, int tag, double bytes, std::vector<Use> uses);
+  bool active() const { return !flows_.empty(); }
+  // Absolute time of the next completion at the current rates (infinity when none is active).
+  double next_completion() const;
+  // Moves the flows forward to `now` and returns the tags of those that completed by then.
+  std::vector<int> advance(double now);
+
+ private:
+  struct Flow {
+    int tag;
+    double remaining;
+    std::vector<Use> uses;
+    double rate = 0;
+  };
+  void recompute_rates();
+
+  std::vector<double> capacity_;
+  std::vector<Flow> flows_;
+  double now_ = 0;
+};
+
+}  // namespace scalecast
