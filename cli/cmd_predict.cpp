@@ -6,6 +6,7 @@
 #include "cli/common.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
+#include "sim/timeline_json.h"
 #include "sim/units.h"
 
 namespace scalecast::cli {
@@ -28,7 +29,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
 
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
-  std::string scenario_path, backend_name, format, output, trace;
+  std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, methods;
   std::vector<int> gpus;
   opts.add_options()
@@ -39,7 +40,8 @@ int run(const std::vector<std::string>& args) {
       ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
-      ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON");
+      ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
+      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
@@ -52,8 +54,8 @@ int run(const std::vector<std::string>& args) {
     if (!gpus.empty()) s.gpus = gpus;
     for (const auto& m : s.methods) make_preset(m);
     for (int g : s.gpus) nodes_for(s.cluster, g);
-    if (!trace.empty() && s.methods.size() * s.gpus.size() != 1)
-      throw std::invalid_argument("--trace needs exactly one run: select it with --method and --gpus");
+    if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
+      throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
     const BuiltWorkload w = build_workload(s);
     std::vector<PredictionRow> rows;
@@ -62,6 +64,8 @@ int run(const std::vector<std::string>& args) {
         PredictionRun r = predict(s, w.workload, m, g, *backend);
         if (!trace.empty())
           write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
+        if (!timeline.empty())
+          write_output(timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
         rows.push_back(std::move(r.row));
       }
     write_output(output, [&](std::ostream& o) {

@@ -48,6 +48,7 @@ check "unknown command" 2 "unknown command" -- "$bin" fly
 "$bin" predict "$tmp/bad.yaml" -o "$tmp/out.csv" >/dev/null 2>&1
 check "nothing half-written" 0 "^absent$" -- bash -c "[[ -e '$tmp/out.csv' || -e '$tmp/out.csv.tmp' ]] && echo present || echo absent"
 check "trace written" 0 "traceEvents" -- bash -c "'$bin' predict '$scen' -m wfbp-allreduce -g 8 --trace '$tmp/t.json' >/dev/null && head -c 200 '$tmp/t.json'"
+check "timeline json" 0 '"format": "scalecast-timeline"' -- bash -c "'$bin' predict '$scen' -m bsp-ps -g 8 --timeline '$tmp/tl.json' >/dev/null && head -c 300 '$tmp/tl.json'"
 a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"
