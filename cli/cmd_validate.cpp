@@ -1,0 +1,64 @@
+// `scalecast validate`: predicts every measured row (validation/data) zero-shot and calibrated,
+// prints the summary, writes a report folder, and checks or records the regression baseline.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/common.h"
+#include "validation/baseline.h"
+#include "validation/report.h"
+#include "validation/summary.h"
+
+namespace scalecast::cli {
+namespace {
+
+std::vector<validation::Mode> parse_modes(const std::string& text) {
+  if (text == "both") return {validation::Mode::zero_shot, validation::Mode::calibrated};
+  return {validation::parse_mode(text)};
+}
+
+int run(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  std::string data, backend, mode, report, format, check, record;
+  opts.add_options()
+      ("data,d", po::value(&data)->default_value("validation/data"),
+       "folder of measured tables and testbeds.csv")
+      ("backend,b", po::value(&backend)->default_value("analytical"), "analytical or simgrid")
+      ("mode,m", po::value(&mode)->default_value("both"), "zero-shot, calibrated or both")
+      ("report,r", po::value(&report), "write report.md, rows.csv and plots into DIR")
+      ("format,f", po::value(&format)->default_value("table"), "summary as table or csv")
+      ("check,c", po::value(&check),
+       "fail if a table's MAPE is more than 1 point worse than recorded in FILE")
+      ("write-baseline", po::value(&record), "record this run's MAPE per table and mode in FILE");
+  return guarded("validate", [&] {
+    po::variables_map vm;
+    if (parse_options("validate", "[options]", opts, {}, args, vm)) return 0;
+    if (format != "table" && format != "csv")
+      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+    validation::ValidationOptions options;
+    options.data = data;
+    options.backend = backend;
+    options.modes = parse_modes(mode);
+    const auto baseline = check.empty() ? std::vector<validation::BaselineEntry>{}
+                                        : validation::read_baseline(check);
+    const validation::ValidationResult v = validation::run_validation(options, std::cerr);
+    validation::write_summary(std::cout, v, format);
+    if (!report.empty()) validation::write_report(v, report, std::cerr);
+    if (!record.empty())
+      write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });
+    if (check.empty()) return 0;
+    const auto outcome = validation::check_baseline(baseline, v, check);
+    std::cout << "\nregression check against " << check << " (allowed: +1 point of MAPE):\n";
+    for (const auto& line : outcome.lines) std::cout << "  " << line << '\n';
+    if (outcome.passed) return 0;
+    std::cerr << "scalecast validate: MAPE worse than recorded in " << check
+              << " (improvements: update the recorded figure in the same commit)\n";
+    return 1;
+  });
+}
+
+const Registration reg{"validate",
+                       "predict every measured row, zero-shot and calibrated, and report the error",
+                       run};
+
+}  // namespace
+}  // namespace scalecast::cli

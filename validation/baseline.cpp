@@ -1,0 +1,70 @@
+// Reading, writing and checking the recorded validation figures.
+#include "validation/baseline.h"
+
+#include "sim/report/text_table.h"
+#include "validation/csv.h"
+#include "validation/summary.h"
+
+namespace scalecast::validation {
+
+std::vector<BaselineEntry> read_baseline(const std::string& path) {
+  const CsvFile csv(path);
+  std::vector<BaselineEntry> out;
+  for (const CsvRecord& r : csv.records()) {
+    BaselineEntry e;
+    e.table = r.non_empty("table");
+    e.mode = r.non_empty("mode");
+    if (e.mode != "zero-shot" && e.mode != "calibrated") r.fail("mode", "zero-shot or calibrated");
+    e.backend = r.non_empty("backend");
+    e.rows = static_cast<std::size_t>(r.integer("rows", 1));
+    e.mape_pct = r.number("mape_pct", 0, false);
+    e.line = r.line();
+    out.push_back(e);
+  }
+  return out;
+}
+
+void write_baseline(std::ostream& out, const ValidationResult& v) {
+  const auto lines = summary_lines(v);
+  out << "table,mode,backend,rows,mape_pct\n";
+  for (const auto& table : table_names(v.rows)) {
+    for (Mode mode : v.modes) {
+      const SummaryLine* l = gate_line(lines, table, mode);
+      if (l == nullptr || l->rows.empty()) continue;
+      out << table << ',' << to_string(mode) << ',' << v.backend << ',' << l->rows.size() << ','
+          << fmt("%.2f", l->errors.mape) << '\n';
+    }
+  }
+}
+
+BaselineCheck check_baseline(const std::vector<BaselineEntry>& baseline, const ValidationResult& v,
+                             const std::string& path, double allowed_points) {
+  const auto lines = summary_lines(v);
+  BaselineCheck check;
+  for (const auto& e : baseline) {
+    if (e.backend != v.backend || !v.ran(parse_mode(e.mode))) continue;
+    const SummaryLine* l = gate_line(lines, e.table, parse_mode(e.mode));
+    std::string text = e.table + " " + e.mode + ": ";
+    bool ok = true;
+    if (l == nullptr || l->rows.empty()) {
+      ok = false;
+      text += "no predicted rows (recorded " + fmt("%.2f%%", e.mape_pct) + " over " +
+              std::to_string(e.rows) + " rows)";
+    } else {
+      const double limit = e.mape_pct + allowed_points;
+      ok = l->errors.mape <= limit && l->rows.size() >= e.rows;
+      text += "MAPE " + fmt("%.2f%%", l->errors.mape) + " over " + std::to_string(l->rows.size()) +
+              " rows (recorded " + fmt("%.2f%%", e.mape_pct) + " over " + std::to_string(e.rows) +
+              ", limit " + fmt("%.2f%%", limit) + ")";
+      if (l->rows.size() < e.rows) text += ": fewer rows predicted than recorded";
+    }
+    check.lines.push_back(text + (ok ? ": ok" : ": WORSE"));
+    check.passed = check.passed && ok;
+  }
+  if (check.lines.empty())
+    throw DataError(path + ": expected figures for backend " + v.backend +
+                    " and the modes run, got none");
+  return check;
+}
+
+}  // namespace scalecast::validation

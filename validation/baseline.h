@@ -1,0 +1,35 @@
+// The regression gate: validation/baseline.csv records each table's MAPE per mode and backend;
+// a check fails when a table's MAPE worsens by more than the allowed points or rows go missing.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "validation/runner.h"
+
+namespace scalecast::validation {
+
+struct BaselineEntry {
+  std::string table, mode, backend;
+  std::size_t rows = 0;     // predicted rows the figure was taken over
+  double mape_pct = 0;
+  int line = 0;
+};
+
+std::vector<BaselineEntry> read_baseline(const std::string& path);
+// The gate figures of this run (zero-shot on all rows, calibrated on held-out rows).
+void write_baseline(std::ostream& out, const ValidationResult& v);
+
+struct BaselineCheck {
+  bool passed = true;
+  std::vector<std::string> lines;  // one per compared figure, with recorded, current and limit
+};
+
+// Compares every entry of this run's backend and modes. Fails a figure whose MAPE exceeds the
+// recorded one by more than `allowed_points`, or that is taken over fewer rows than recorded.
+// Throws DataError when no entry matches the run's backend and modes.
+BaselineCheck check_baseline(const std::vector<BaselineEntry>& baseline, const ValidationResult& v,
+                             const std::string& path, double allowed_points = 1.0);
+
+}  // namespace scalecast::validation

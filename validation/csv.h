@@ -1,0 +1,69 @@
+// A small reader for the validation folder's CSV files (measured tables, testbed map, baseline):
+// a header row, then records whose fields are looked up by column name with typed, checked getters.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace scalecast::validation {
+
+// Bad validation input; what() is one line, "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
+class DataError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The file name and column positions that every record of one file shares.
+struct CsvLayout {
+  std::string file;
+  std::map<std::string, std::size_t> columns;
+};
+
+class CsvRecord {
+ public:
+  CsvRecord(std::shared_ptr<const CsvLayout> layout, int line, std::vector<std::string> fields);
+
+  int line() const { return line_; }
+  const std::string& file() const { return layout_->file; }
+  bool has(const std::string& column) const { return layout_->columns.count(column) > 0; }
+  // The field as text; throws if the column is missing from the header.
+  const std::string& text(const std::string& column) const;
+  const std::string& non_empty(const std::string& column) const;
+  int integer(const std::string& column, int min) const;
+  // A finite number >= min (or > min when `strict`).
+  double number(const std::string& column, double min, bool strict) const;
+  // Throws a DataError "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
+  [[noreturn]] void fail(const std::string& column, const std::string& expected) const;
+
+ private:
+  std::shared_ptr<const CsvLayout> layout_;
+  int line_;
+  std::vector<std::string> fields_;
+};
+
+class CsvFile {
+ public:
+  // Reads the file; every record must have as many fields as the header. Blank lines are skipped.
+  explicit CsvFile(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const std::vector<std::string>& header() const { return header_; }
+  const std::vector<CsvRecord>& records() const { return records_; }
+  bool has_columns(const std::vector<std::string>& columns) const;
+
+ private:
+  std::string path_;
+  std::vector<std::string> header_;
+  std::vector<CsvRecord> records_;
+};
+
+// Splits one CSV line; fields may be double-quoted ("" inside quotes is one quote).
+std::vector<std::string> split_csv_line(const std::string& line);
+// Quotes a field for CSV output when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text);
+
+}  // namespace scalecast::validation

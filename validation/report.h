@@ -1,0 +1,15 @@
+// The --report folder of `scalecast validate`: report.md, rows.csv, and the plots with their
+// data files and gnuplot script. Text files are written atomically (FILE.tmp, then renamed).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "validation/runner.h"
+
+namespace scalecast::validation {
+
+// Creates `dir` if needed. Progress lines go to `progress`.
+void write_report(const ValidationResult& v, const std::string& dir, std::ostream& progress);
+
+}  // namespace scalecast::validation

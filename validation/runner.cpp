@@ -1,0 +1,115 @@
+// Runs the validation: cases from the data folder, zero-shot predictions with each scenario as
+// written, then per-network fits on the calibration subset and predictions with their constants.
+#include "validation/runner.h"
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "sim/prediction.h"
+
+namespace scalecast::validation {
+namespace {
+
+RowPrediction predict_case(const Case& c, const Cluster& cluster, const Backend& backend) {
+  if (!c.expressible) return {};
+  Scenario s = c.scenario;
+  s.cluster = cluster;
+  return {true, predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string to_string(Mode mode) { return mode == Mode::zero_shot ? "zero-shot" : "calibrated"; }
+
+Mode parse_mode(const std::string& text) {
+  if (text == "zero-shot") return Mode::zero_shot;
+  if (text == "calibrated") return Mode::calibrated;
+  throw std::invalid_argument("unknown mode '" + text + "' (known: zero-shot, calibrated, both)");
+}
+
+bool ValidationResult::ran(Mode mode) const {
+  for (Mode m : modes)
+    if (m == mode) return true;
+  return false;
+}
+
+const std::vector<RowPrediction>& ValidationResult::predictions(Mode mode) const {
+  return mode == Mode::zero_shot ? zero_shot : calibrated;
+}
+
+std::vector<std::size_t> ValidationResult::evaluated_rows(Mode mode, bool held_out_only) const {
+  std::vector<std::size_t> out;
+  if (!ran(mode)) return out;
+  const bool held_out = held_out_only || mode == Mode::calibrated;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (predictions(mode)[i].predicted && !(held_out && calibration_row[i])) out.push_back(i);
+  return out;
+}
+
+std::vector<Point> ValidationResult::points(Mode mode, const std::vector<std::size_t>& which) const {
+  std::vector<Point> out;
+  for (std::size_t i : which) {
+    const MeasuredRow& r = rows[i];
+    out.push_back({r.table, r.network, r.model, r.method, r.gpus, r.throughput, r.stddev,
+                   predictions(mode)[i].throughput});
+  }
+  return out;
+}
+
+std::vector<std::size_t> ValidationResult::not_expressible() const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (!cases[i].expressible) out.push_back(i);
+  return out;
+}
+
+ValidationResult run_validation(const ValidationOptions& o, std::ostream& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto backend = make_backend(o.backend);
+  ValidationResult v;
+  v.backend = backend->name();
+  v.modes = o.modes;
+  v.rows = read_measurements(o.data);
+  v.cases = make_cases(v.rows, TestbedMap::read(o.data));
+  for (const auto& r : v.rows) v.calibration_row.push_back(is_calibration_row(r));
+  progress << "validate: " << v.rows.size() << " measured rows, " << v.not_expressible().size()
+           << " not expressible, backend " << v.backend << '\n';
+  if (v.ran(Mode::zero_shot)) {
+    for (std::size_t i = 0; i < v.rows.size(); ++i)
+      v.zero_shot.push_back(predict_case(v.cases[i], v.cases[i].scenario.cluster, *backend));
+    progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
+  }
+  if (v.ran(Mode::calibrated)) {
+    v.calibrated.assign(v.rows.size(), {});
+    for (const auto& [table, network] : networks(v.rows)) {
+      progress << "validate: calibrating " << table << " / " << network << " ..." << std::flush;
+      GroupFit g = fit_group(v.rows, v.cases, table, network, *backend);
+      if (g.fitted) {
+        char line[96];
+        std::snprintf(line, sizeof line, " %zu rows, rms error %.1f%% -> %.1f%%\n", g.rows.size(),
+                      100 * calibration::rms(g.fit.start_errors),
+                      100 * calibration::rms(g.fit.fitted_errors));
+        progress << line;
+      } else {
+        progress << " none (" << g.reason << ")\n";
+      }
+      for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        if (v.rows[i].table != table || v.rows[i].network != network || !v.cases[i].expressible)
+          continue;
+        const Cluster& own = v.cases[i].scenario.cluster;
+        v.calibrated[i] = predict_case(
+            v.cases[i], g.fitted ? calibration::with_constants(own, g.fit.fitted) : own, *backend);
+      }
+      v.fits.push_back(std::move(g));
+    }
+    progress << "validate: calibrated done (" << static_cast<int>(seconds_since(start)) << " s)\n";
+  }
+  return v;
+}
+
+}  // namespace scalecast::validation

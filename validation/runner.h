@@ -1,0 +1,53 @@
+// The validate runner: predicts every measured row from its testbed's scenario, zero-shot and
+// with per-network calibrated constants, and gathers the points the metrics and reports use.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "validation/calibration_split.h"
+#include "validation/cases.h"
+#include "validation/measurements.h"
+#include "validation/metrics.h"
+
+namespace scalecast::validation {
+
+enum class Mode { zero_shot, calibrated };
+std::string to_string(Mode mode);   // "zero-shot", "calibrated"
+Mode parse_mode(const std::string& text);  // throws std::invalid_argument
+
+struct RowPrediction {
+  bool predicted = false;  // false: the row is not expressible (Case::reason says why)
+  double throughput = 0;   // samples/s
+};
+
+struct ValidationOptions {
+  std::string data = "validation/data";
+  std::string backend = "analytical";  // any name make_backend knows
+  std::vector<Mode> modes = {Mode::zero_shot, Mode::calibrated};
+};
+
+struct ValidationResult {
+  std::string backend;
+  std::vector<Mode> modes;
+  std::vector<MeasuredRow> rows;
+  std::vector<Case> cases;                 // one per row
+  std::vector<bool> calibration_row;       // in its network's calibration subset
+  std::vector<RowPrediction> zero_shot;    // per row (empty when the mode was not run)
+  std::vector<RowPrediction> calibrated;   // per row; calibration rows are in-sample here
+  std::vector<GroupFit> fits;              // per (table, network), calibrated mode only
+
+  bool ran(Mode mode) const;
+  const std::vector<RowPrediction>& predictions(Mode mode) const;
+  // The rows a mode is judged on: zero-shot every predicted row (held_out_only: only those
+  // outside the calibration subset); calibrated always the held-out rows.
+  std::vector<std::size_t> evaluated_rows(Mode mode, bool held_out_only) const;
+  std::vector<Point> points(Mode mode, const std::vector<std::size_t>& rows) const;
+  std::vector<std::size_t> not_expressible() const;
+};
+
+// Progress lines go to `progress`. Throws DataError / ScenarioError for bad inputs.
+ValidationResult run_validation(const ValidationOptions& options, std::ostream& progress);
+
+}  // namespace scalecast::validation

@@ -1,0 +1,119 @@
+// Summary lines and their two renderings (aligned table with units, CSV), and rows.csv.
+#include "validation/summary.h"
+
+#include <stdexcept>
+
+#include "sim/report/text_table.h"
+#include "validation/csv.h"
+
+namespace scalecast::validation {
+namespace {
+
+SummaryLine make_line(const ValidationResult& v, const std::string& table, Mode mode,
+                      bool held_out_only) {
+  SummaryLine line;
+  line.table = table;
+  line.mode = mode;
+  line.held_out_only = held_out_only || mode == Mode::calibrated;
+  for (std::size_t i : v.evaluated_rows(mode, held_out_only))
+    if (v.rows[i].table == table) line.rows.push_back(i);
+  const std::vector<Point> points = v.points(mode, line.rows);
+  line.errors = summarize(points);
+  line.ranking = ranking_total(ranking_groups(points));
+  for (std::size_t i = 0; i < v.rows.size(); ++i) {
+    if (v.rows[i].table != table) continue;
+    ++line.measured_rows;
+    if (!v.cases[i].expressible) ++line.not_expressible;
+  }
+  return line;
+}
+
+std::string ranking_text(const RankingTotal& r) {
+  if (r.pairs == 0) return "-";
+  return std::to_string(r.agree) + "/" + std::to_string(r.pairs) + " = " +
+         fmt("%.0f%%", 100 * r.share());
+}
+
+}  // namespace
+
+std::string row_label(const MeasuredRow& r) {
+  return r.model + " " + r.network + " " + r.method + " " + std::to_string(r.gpus) + " GPUs";
+}
+
+std::string subset_name(const SummaryLine& line) { return line.held_out_only ? "held-out" : "all"; }
+
+std::vector<SummaryLine> summary_lines(const ValidationResult& v) {
+  std::vector<SummaryLine> lines;
+  for (const auto& table : table_names(v.rows)) {
+    if (v.ran(Mode::zero_shot)) {
+      lines.push_back(make_line(v, table, Mode::zero_shot, false));
+      lines.push_back(make_line(v, table, Mode::zero_shot, true));
+    }
+    if (v.ran(Mode::calibrated)) lines.push_back(make_line(v, table, Mode::calibrated, true));
+  }
+  return lines;
+}
+
+const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::string& table,
+                             Mode mode) {
+  for (const auto& l : lines)
+    if (l.table == table && l.mode == mode && l.held_out_only == (mode == Mode::calibrated))
+      return &l;
+  return nullptr;
+}
+
+void write_summary(std::ostream& out, const ValidationResult& v, const std::string& format) {
+  const auto lines = summary_lines(v);
+  if (format == "csv") {
+    out << "table,mode,rows,measured_rows,predicted_rows,not_expressible,mape_pct,worst_row,"
+           "worst_error_pct,ranking_agree,ranking_pairs,ranking_skipped,backend\n";
+    for (const auto& l : lines) {
+      const std::string worst = l.rows.empty() ? "" : row_label(v.rows[l.rows[l.errors.worst]]);
+      out << l.table << ',' << to_string(l.mode) << ',' << subset_name(l) << ','
+          << l.measured_rows << ',' << l.rows.size() << ',' << l.not_expressible << ','
+          << fmt("%.2f", l.errors.mape) << ',' << csv_field(worst) << ','
+          << fmt("%.2f", l.errors.worst_error_pct) << ',' << l.ranking.agree << ','
+          << l.ranking.pairs << ',' << l.ranking.skipped << ',' << v.backend << '\n';
+    }
+    return;
+  }
+  if (format != "table")
+    throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+  TextTable t({"table", "mode", "rows", "predicted", "MAPE", "worst row", "worst error",
+               "ranking", "not expressible"},
+              {"", "", "", "rows", "%", "", "%", "pairs agreeing", "rows"});
+  for (const auto& l : lines) {
+    const std::string worst = l.rows.empty() ? "-" : row_label(v.rows[l.rows[l.errors.worst]]);
+    t.add_row({l.table, to_string(l.mode), subset_name(l), std::to_string(l.rows.size()),
+               fmt("%.1f", l.errors.mape), worst, fmt("%+.1f", l.errors.worst_error_pct),
+               ranking_text(l.ranking), std::to_string(l.not_expressible)});
+  }
+  t.write(out);
+  out << "backend " << v.backend << "; throughput in samples/s (images or sequences per second); "
+      << "error = (predicted - measured) / measured; calibrated rows are held out from the fit\n";
+}
+
+void write_rows_csv(std::ostream& out, const ValidationResult& v) {
+  out << "table,network,model,method,gpus,batch_per_gpu,mode,role,measured,stddev,predicted,"
+         "error_pct,unit,backend,scenario,reason\n";
+  for (Mode mode : v.modes) {
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+      const MeasuredRow& r = v.rows[i];
+      const Case& c = v.cases[i];
+      const RowPrediction& p = v.predictions(mode)[i];
+      const std::string role = !c.expressible            ? "not-expressible"
+                               : !v.calibration_row[i]   ? "held-out"
+                               : mode == Mode::calibrated ? "fitted"
+                                                          : "calibration";
+      out << r.table << ',' << r.network << ',' << r.model << ',' << r.method << ',' << r.gpus
+          << ',' << r.batch_per_gpu << ',' << to_string(mode) << ',' << role << ','
+          << fmt("%.6g", r.throughput) << ',' << (r.has_stddev() ? fmt("%.6g", r.stddev) : "")
+          << ',' << (p.predicted ? fmt("%.6g", p.throughput) : "") << ','
+          << (p.predicted ? fmt("%.3f", 100 * (p.throughput - r.throughput) / r.throughput) : "")
+          << ",samples/s," << v.backend << ',' << csv_field(c.scenario_path) << ','
+          << csv_field(c.reason) << '\n';
+    }
+  }
+}
+
+}  // namespace scalecast::validation
