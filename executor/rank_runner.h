@@ -1,0 +1,124 @@
+// Runs one rank's share of a schedule for real: a compute lane, an ordered collective channel
+// and one thread per parameter-server transfer, dispatched by the same rules as the analytical
+// backend's list scheduler, and returns when each task ran on this rank.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "executor/rank_plan.h"
+#include "executor/transport.h"
+#include "sim/schedule.h"
+#include "sim/timeline.h"
+
+namespace scalecast::executor {
+
+// The order collectives take on every GPU rank. Rank 0 picks the next one from what is ready
+// there (as Horovod's coordinator does) and publishes it; the others wait for its pick, so all
+// ranks issue collectives in one order whatever their timing.
+class ChannelOrder {
+ public:
+  virtual ~ChannelOrder() = default;
+  virtual void publish(int sequence, int task) = 0;  // rank 0
+  virtual int await(int sequence) = 0;               // other GPU ranks; blocks, or throws
+};
+
+struct RunOptions {
+  bool reference = false;    // collectives through the library's own implementation
+  double compute_scale = 1;  // compute tasks run for duration_s * compute_scale
+};
+
+class RankRunner {
+ public:
+  RankRunner(const Schedule& schedule, const RankPlan& plan, Transport& transport, ChannelOrder& order,
+             RunOptions options);
+  ~RankRunner();
+  RankRunner(const RankRunner&) = delete;
+  RankRunner& operator=(const RankRunner&) = delete;
+
+  // This rank's events (rank = plan.rank); throws the first failure of any task.
+  std::vector<TimelineEvent> run();
+
+ private:
+  using Key = std::tuple<double, double, int>;  // as the analytical backend: smallest first
+  struct Message {
+    int task = -1;
+    Interval span;
+    bool ran = false;       // this rank moved data or computed for the task
+    int decision = -1;      // >= 0: rank 0's next collective
+    std::exception_ptr error;
+  };
+  // A worker thread that runs one task at a time for the loop.
+  class Lane {
+   public:
+    explicit Lane(RankRunner& runner, void (RankRunner::*body)(int));
+    ~Lane();
+    void start(int task);
+   private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    int next_ = -1;
+    bool stop_ = false;
+    std::thread thread_;
+  };
+
+  using ReadyQueue = std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
+
+  double now() const;
+  Key key(int task) const;
+  // Credit (ByteScheduler) windows: one per parameter server, one (-1) for the collectives.
+  bool counts_credit(int task) const;
+  int window(int task) const;
+  bool may_commit(int task) const;
+  void commit_within_credit(ReadyQueue& queue, void (RankRunner::*start)(int));
+  void decide(int task);
+  bool coordinator() const { return plan_.rank == 0 && plan_.channel_tasks > 0; }
+  void post(Message m);
+  void ready(int task);
+  void finish(int task);
+  void dispatch();
+  void on_message(const Message& m);
+  void start_ps(int task);
+  void run_compute(int task);
+  void run_comm(int task);
+  void await_decisions();
+
+  const Schedule& s_;
+  const RankPlan& plan_;
+  Transport& transport_;
+  ChannelOrder& order_;
+  RunOptions options_;
+  std::chrono::steady_clock::time_point epoch_;
+
+  std::vector<int> pending_;
+  std::vector<double> ready_at_;
+  std::vector<bool> channel_ready_;
+  std::vector<std::vector<int>> dependents_;
+  std::vector<TimelineEvent> events_;
+  int done_ = 0;
+  std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
+  ReadyQueue comm_ready_, ps_ready_;
+  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> delayed_;
+  std::deque<int> decided_;
+  int published_ = 0;
+  std::map<int, double> in_flight_;  // bytes in flight per credit window
+  bool compute_busy_ = false, channel_busy_ = false;
+  std::map<int, std::thread> ps_threads_;
+  std::thread decisions_;
+  bool awaiting_decisions_ = false;
+
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::vector<Message> inbox_;
+
+  Lane compute_lane_, channel_lane_;
+};
+
+}  // namespace scalecast::executor

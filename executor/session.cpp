@@ -1,0 +1,110 @@
+// One rank of a real run: refuse what cannot run (file, world size, a schedule that differs
+// between ranks) before any data moves, then connect the transport, align clocks on a barrier,
+// run, and gather the events. Failures after the world exists go through World::abort.
+#include "executor/session.h"
+
+#include <algorithm>
+#include <csignal>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "executor/rank_plan.h"
+#include "executor/rank_runner.h"
+#include "executor/transports.h"
+#include "executor/world.h"
+#include "sim/schedule_json.h"
+
+namespace scalecast::executor {
+namespace {
+
+std::string events_to_json(const std::vector<TimelineEvent>& events) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& e : events) j.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
+  return j.dump();
+}
+
+void events_from_json(const std::string& text, std::vector<TimelineEvent>& out) {
+  for (const auto& e : nlohmann::json::parse(text))
+    out.push_back({e[0].get<int>(), e[1].get<int>(), e[2].get<std::string>(), e[3].get<double>(),
+                   e[4].get<double>()});
+}
+
+// Reads the schedule and checks it fits the world; throws ScheduleError or RefusedError.
+Schedule checked_schedule(const ExecuteOptions& o, const LaunchEnv& env) {
+  Schedule s = read_schedule_file(o.schedule_path);
+  const int need = world_size(s), servers = server_processes(s);
+  if (need != env.world_size)
+    throw RefusedError(o.schedule_path + ": the schedule needs " + std::to_string(need) + " ranks (" +
+                       std::to_string(s.gpus()) + " GPU ranks + " + std::to_string(servers) +
+                       " parameter servers), but WORLD_SIZE is " + std::to_string(env.world_size));
+  return s;
+}
+
+}  // namespace
+
+std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& env) {
+  std::signal(SIGPIPE, SIG_IGN);  // a peer that dies must surface as an error, not kill this rank
+  const auto timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  World world(env, timeout, "scalecast execute");
+  Schedule s;
+  try {
+    s = checked_schedule(o, env);
+  } catch (const std::exception& e) {
+    world.abort(e.what(), 2);
+  }
+  std::ostringstream options;
+  options << o.transport << (o.reference ? " reference" : " expanded") << " compute x" << o.compute_scale;
+  try {
+    world.arrive();
+    world.agree("schedule", digest(schedule_to_json(s).dump()));
+    world.agree("options", options.str());
+  } catch (const RefusedError& e) {
+    world.abort(e.what(), 2);
+  } catch (const std::exception& e) {
+    world.abort(e.what(), 1);
+  }
+  world.watch();
+
+  const RankPlan plan = plan_rank(s, env.rank);
+  std::unique_ptr<Transport> transport;
+  std::optional<RankRunner> runner;
+  std::vector<TimelineEvent> events;
+  try {
+    transport = make_transport(o.transport, {env.rank, env.world_size, &world.store(), env.master_addr,
+                                             env.master_port, timeout});
+    runner.emplace(s, plan, *transport, world.channel_order(), RunOptions{o.reference, o.compute_scale});
+  } catch (const std::invalid_argument& e) {
+    world.abort(e.what(), 2);
+  } catch (const std::exception& e) {
+    world.abort(e.what(), 1);
+  }
+  try {
+    world.barrier("start");
+    transport->start_clock();
+    events = runner->run();
+    const auto all = world.gather("events", events_to_json(events));
+    events.clear();
+    for (const auto& text : all) events_from_json(text, events);
+    world.finish();
+  } catch (const std::exception& e) {
+    world.abort(e.what(), 1);
+  }
+  if (env.rank != 0) return std::nullopt;
+
+  std::sort(events.begin(), events.end(), [](const TimelineEvent& a, const TimelineEvent& b) {
+    return std::tie(a.start_s, a.rank, a.task) < std::tie(b.start_s, b.rank, b.task);
+  });
+  Execution ex;
+  ex.timeline.backend = "executor-" + o.transport;
+  ex.timeline.events = std::move(events);
+  ex.timeline.notes.push_back("measured on " + std::to_string(env.world_size) + " ranks with " + o.transport +
+                              (o.reference ? " (the library's own collectives)"
+                                           : " (collectives expanded into the simulator's point-to-point steps)"));
+  if (o.compute_scale != 1)
+    ex.timeline.notes.push_back("compute tasks ran for " + std::to_string(o.compute_scale) + " x their duration");
+  ex.schedule = std::move(s);
+  return ex;
+}
+
+}  // namespace scalecast::executor
