@@ -1,0 +1,67 @@
+// SimgridBackend: runs the replay in a child process and carries its result back as JSON
+// (doubles keep every digit), and dumps the generated platform the same way.
+#include "sim/simgrid/replay_backend.h"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <xbt/log.h>
+
+#include "sim/simgrid/isolated_run.h"
+#include "sim/simgrid/platform_builder.h"
+#include "sim/simgrid/transport_model.h"
+
+namespace scalecast {
+namespace {
+
+using simgrid_backend::ReplayResult;
+
+std::string to_wire(const ReplayResult& r) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const TimelineEvent& e : r.timeline.events) events.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
+  const auto& st = r.stats;
+  return nlohmann::json{{"backend", r.timeline.backend},
+                        {"events", events},
+                        {"notes", r.timeline.notes},
+                        {"stats",
+                         {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}}
+      .dump();
+}
+
+ReplayResult from_wire(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  ReplayResult r;
+  r.timeline.backend = j.at("backend").get<std::string>();
+  for (const auto& e : j.at("events"))
+    r.timeline.events.push_back({e.at(0).get<int>(), e.at(1).get<int>(), e.at(2).get<std::string>(),
+                                 e.at(3).get<double>(), e.at(4).get<double>()});
+  r.timeline.notes = j.at("notes").get<std::vector<std::string>>();
+  const auto& st = j.at("stats");
+  r.stats.wall_s = st.at(0).get<double>();
+  r.stats.peak_rss_mb = st.at(1).get<double>();
+  r.stats.transfers_expanded = st.at(2).get<uint64_t>();
+  r.stats.transfers_simulated = st.at(3).get<uint64_t>();
+  r.stats.reduced = st.at(4).get<bool>();
+  return r;
+}
+
+}  // namespace
+
+ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
+  const simgrid_backend::ReplayOptions options = options_;
+  ReplayResult r = from_wire(simgrid_backend::run_isolated([&] { return to_wire(replay(schedule, options)); }));
+  r.timeline.backend = name_;
+  return r;
+}
+
+nlohmann::json simgrid_platform(const Cluster& cluster, int servers) {
+  return nlohmann::json::parse(simgrid_backend::run_isolated([&] {
+    xbt_log_control_set("root.thresh:critical");
+    simgrid::s4u::Engine engine("scalecast");
+    const simgrid_backend::TransportModel transport(cluster);
+    transport.configure_engine();
+    const auto platform = simgrid_backend::build_platform(cluster, servers, transport);
+    transport.install_latency_factor(platform);
+    return simgrid_backend::describe_platform(platform).dump();
+  }));
+}
+
+}  // namespace scalecast

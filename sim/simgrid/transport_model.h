@@ -1,0 +1,34 @@
+// How the replay moves bytes over a transport (kernel TCP or RDMA): SimGrid's network model
+// and settings, the payload capacity of NICs, per-transfer caps, and route latencies.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/cluster.h"
+
+namespace scalecast::simgrid_backend {
+
+struct Platform;
+
+class TransportModel {
+ public:
+  explicit TransportModel(const Cluster& cluster) : c_(cluster) {}
+
+  // Network model and flags; call once the Engine exists and before build_platform.
+  void configure_engine() const;
+  // Payload bytes/s a NIC (or a switch link) of this line rate carries: line rate x efficiency.
+  double payload_capacity(double line_rate) const;
+  // Bytes/s one transfer that leaves its node may reach on its own, with a GPU at one end or
+  // with a server at both (0: no cap beyond the links it shares).
+  double transfer_cap(bool gpu_end) const;
+  // The latency factor: transfers between nodes pay the transport's end-to-end latency.
+  void install_latency_factor(const Platform& platform) const;
+  // One line per modelling choice, for Timeline::notes.
+  std::vector<std::string> describe() const;
+
+ private:
+  Cluster c_;
+};
+
+}  // namespace scalecast::simgrid_backend
