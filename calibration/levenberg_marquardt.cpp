@@ -24,8 +24,8 @@ class Problem {
     Eigen::MatrixXd j(r.size(), x.size());
     for (Eigen::Index i = 0; i < x.size(); ++i) {
       Eigen::VectorXd xh = x;
-      const double h = x[i] + o_.difference_step <= upper_[i] ? o_.difference_step
-                                                              : -o_.difference_step;
+      const double h =
+          x[i] + o_.difference_step <= upper_[i] ? o_.difference_step : -o_.difference_step;
       xh[i] += h;
       j.col(i) = (eval(xh) - r) / h;
     }

@@ -63,10 +63,14 @@ Cluster with_constants(const Cluster& scenario_cluster, const Constants& values)
 
 std::string format_constant(std::size_t index, double value) {
   char buf[48];
-  if (index == 0) std::snprintf(buf, sizeof buf, "%.4g GB/s", value / units::kGBps);
-  else if (index == 1) std::snprintf(buf, sizeof buf, "%.4g", value);
-  else if (index == 2) std::snprintf(buf, sizeof buf, "%.4g us", value * 1e6);
-  else std::snprintf(buf, sizeof buf, "%.4g Gbit/s", value / units::kGbps);
+  if (index == 0)
+    std::snprintf(buf, sizeof buf, "%.4g GB/s", value / units::kGBps);
+  else if (index == 1)
+    std::snprintf(buf, sizeof buf, "%.4g", value);
+  else if (index == 2)
+    std::snprintf(buf, sizeof buf, "%.4g us", value * 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g Gbit/s", value / units::kGbps);
   return buf;
 }
 

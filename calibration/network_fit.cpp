@@ -15,8 +15,8 @@ void check_same_network(const Cluster& a, const Cluster& b, const std::string& n
                     a.fabric.kind == b.fabric.kind && a.gpus_per_node == b.gpus_per_node &&
                     a.ps.placement == b.ps.placement && a.topology.kind == b.topology.kind;
   if (!same)
-    throw std::invalid_argument("calibration points must describe one network; scenario '" +
-                                name + "' differs from the first point's cluster");
+    throw std::invalid_argument("calibration points must describe one network; scenario '" + name +
+                                "' differs from the first point's cluster");
 }
 
 Constants from_log(const Eigen::VectorXd& x) {
@@ -61,13 +61,14 @@ NetworkFit fit_network(const std::vector<CalibrationPoint>& points, const Backen
     Eigen::VectorXd r(static_cast<Eigen::Index>(points.size()));
     for (std::size_t i = 0; i < points.size(); ++i) {
       const Cluster c = with_constants(points[i].scenario->cluster, v);
-      r[static_cast<Eigen::Index>(i)] = predict_with(points[i], c, backend) / points[i].measured - 1;
+      r[static_cast<Eigen::Index>(i)] =
+          predict_with(points[i], c, backend) / points[i].measured - 1;
     }
     return r;
   };
-  const LmResult lm = levenberg_marquardt([&](const Eigen::VectorXd& x) { return errors(from_log(x)); },
-                                          to_log(fit.start), to_log(fit.bounds.lower),
-                                          to_log(fit.bounds.upper), options);
+  const LmResult lm = levenberg_marquardt(
+      [&](const Eigen::VectorXd& x) { return errors(from_log(x)); }, to_log(fit.start),
+      to_log(fit.bounds.lower), to_log(fit.bounds.upper), options);
   fit.fitted = from_log(lm.x);
   for (std::size_t i = 0; i < kConstantCount; ++i) {
     const auto col = static_cast<Eigen::Index>(i);

@@ -23,7 +23,7 @@ struct CalibrationPoint {
 };
 
 struct NetworkFit {
-  Cluster cluster;                 // the first point's cluster with the fitted constants
+  Cluster cluster;  // the first point's cluster with the fitted constants
   Constants start{}, fitted{};
   ConstantBounds bounds;
   std::array<bool, kConstantCount> constrained{};  // the residuals depend on it at the fit

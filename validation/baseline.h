@@ -12,7 +12,7 @@ namespace scalecast::validation {
 
 struct BaselineEntry {
   std::string table, mode, backend;
-  std::size_t rows = 0;     // predicted rows the figure was taken over
+  std::size_t rows = 0;  // predicted rows the figure was taken over
   double mape_pct = 0;
   int line = 0;
 };

@@ -48,8 +48,8 @@ GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>
   }
   std::vector<calibration::CalibrationPoint> points;
   for (std::size_t i : g.rows)
-    points.push_back({&cases[i].scenario, &cases[i].workload, rows[i].method, rows[i].gpus,
-                      rows[i].throughput});
+    points.push_back(
+        {&cases[i].scenario, &cases[i].workload, rows[i].method, rows[i].gpus, rows[i].throughput});
   g.fit = calibration::fit_network(points, backend);
   g.fitted = true;
   return g;

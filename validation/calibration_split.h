@@ -19,9 +19,9 @@ bool is_calibration_row(const MeasuredRow& row);
 
 struct GroupFit {
   std::string table, network;
-  std::vector<std::size_t> rows;   // the fitted rows (indices into the measured rows)
+  std::vector<std::size_t> rows;  // the fitted rows (indices into the measured rows)
   bool fitted = false;
-  std::string reason;              // why there is no fit
+  std::string reason;  // why there is no fit
   calibration::NetworkFit fit;
 };
 

@@ -2,9 +2,9 @@
 // --set override, checks that the row and the scenario describe the same run, builds the workload.
 #include "validation/cases.h"
 
-#include <cstdio>
-
 #include <yaml-cpp/yaml.h>
+
+#include <cstdio>
 
 #include "sim/strategy.h"
 #include "sim/workload_builder.h"
@@ -20,7 +20,8 @@ std::string where(const MeasuredRow& row) { return row.file + ":" + std::to_stri
 std::string zoo_model_of(const std::string& scenario_path) {
   try {
     const YAML::Node model = YAML::LoadFile(scenario_path)["model"];
-    if (!model.IsMap() || model["profile"] || !model["name"] || !model["name"].IsScalar()) return "";
+    if (!model.IsMap() || model["profile"] || !model["name"] || !model["name"].IsScalar())
+      return "";
     return model["name"].Scalar();
   } catch (const YAML::Exception&) {
     return "";  // load_scenario reports the syntax error with its line
@@ -50,8 +51,9 @@ Case make_case(const MeasuredRow& row, const TestbedMap& testbeds) {
   c.scenario = load_scenario(path, {std::string("gpu.single_gpu_throughput=") + single});
   const Scenario& s = c.scenario;
   if (s.model.batch_per_gpu != row.batch_per_gpu)
-    throw DataError(where(row) + ": batch_per_gpu: expected " + std::to_string(s.model.batch_per_gpu) +
-                    " as in " + path + ", got " + std::to_string(row.batch_per_gpu));
+    throw DataError(where(row) + ": batch_per_gpu: expected " +
+                    std::to_string(s.model.batch_per_gpu) + " as in " + path + ", got " +
+                    std::to_string(row.batch_per_gpu));
   if (row.words_per_sample > 0 && row.words_per_sample != s.model.options.seq_len)
     throw DataError(where(row) + ": note: expected sentence length " +
                     std::to_string(s.model.options.seq_len) + " as in " + path + ", got " +

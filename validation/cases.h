@@ -14,10 +14,10 @@ namespace scalecast::validation {
 
 struct Case {
   bool expressible = false;
-  std::string reason;          // why the model cannot express the row (when not expressible)
+  std::string reason;  // why the model cannot express the row (when not expressible)
   std::string scenario_path;
-  Scenario scenario;           // methods = {row.method}, gpus = {row.gpus}
-  Workload workload;           // scaled to the row's single-GPU throughput
+  Scenario scenario;  // methods = {row.method}, gpus = {row.gpus}
+  Workload workload;  // scaled to the row's single-GPU throughput
 };
 
 // Builds the case of one row. A row the model cannot express (a model the zoo lacks, a method

@@ -46,7 +46,8 @@ CsvRecord::CsvRecord(std::shared_ptr<const CsvLayout> layout, int line,
 
 void CsvRecord::fail(const std::string& column, const std::string& expected) const {
   const auto it = layout_->columns.find(column);
-  const std::string got = it == layout_->columns.end() ? "no such column" : "'" + fields_[it->second] + "'";
+  const std::string got =
+      it == layout_->columns.end() ? "no such column" : "'" + fields_[it->second] + "'";
   throw DataError(layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
                   expected + ", got " + got);
 }
@@ -98,8 +99,8 @@ CsvFile::CsvFile(const std::string& path) : path_(path) {
       header_ = fields;
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (!layout->columns.emplace(fields[i], i).second)
-          throw DataError(path + ":" + std::to_string(number) + ": expected unique column names, got '" +
-                          fields[i] + "' twice");
+          throw DataError(path + ":" + std::to_string(number) +
+                          ": expected unique column names, got '" + fields[i] + "' twice");
       }
       continue;
     }

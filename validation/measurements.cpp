@@ -13,12 +13,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kDdlColumns = {"model", "batch_per_gpu", "network", "method",
-                                              "gpus", "nodes", "throughput", "stddev",
-                                              "single_gpu_throughput"};
-const std::vector<std::string> kDistmlColumns = {"testbed", "model", "batch_per_gpu", "method",
-                                                 "gpus", "throughput", "unit",
-                                                 "single_gpu_throughput", "note"};
+const std::vector<std::string> kDdlColumns = {
+    "model",  "batch_per_gpu",        "network", "method", "gpus", "nodes", "throughput",
+    "stddev", "single_gpu_throughput"};
+const std::vector<std::string> kDistmlColumns = {
+    "testbed",    "model", "batch_per_gpu",         "method", "gpus",
+    "throughput", "unit",  "single_gpu_throughput", "note"};
 
 MeasuredRow common(const CsvRecord& r, const std::string& table) {
   MeasuredRow row;
@@ -76,7 +76,8 @@ std::vector<MeasuredRow> read_measured_table(const std::string& path) {
     throw DataError(path + ":1: expected the columns of a ddl-benchmarks table (model, network, " +
                     "stddev, ...) or a distml table (testbed, unit, note, ...), got neither");
   std::vector<MeasuredRow> rows;
-  for (const CsvRecord& r : csv.records()) rows.push_back(ddl ? read_ddl(r, table) : read_distml(r, table));
+  for (const CsvRecord& r : csv.records())
+    rows.push_back(ddl ? read_ddl(r, table) : read_distml(r, table));
   if (rows.empty()) throw DataError(path + ": expected measured rows, got none");
   return rows;
 }

@@ -22,9 +22,9 @@ double error_pct(const Point& p);
 
 struct ErrorSummary {
   std::size_t rows = 0;
-  double mape = 0;                // mean of |error_pct| (%)
-  std::size_t worst = 0;          // index of the row with the largest |error| (when rows > 0)
-  double worst_error_pct = 0;     // its signed error
+  double mape = 0;             // mean of |error_pct| (%)
+  std::size_t worst = 0;       // index of the row with the largest |error| (when rows > 0)
+  double worst_error_pct = 0;  // its signed error
 };
 
 ErrorSummary summarize(const std::vector<Point>& points);
@@ -42,9 +42,9 @@ std::vector<GroupError> group_errors(const std::vector<Point>& points, const std
 struct RankingGroup {
   std::string table, model, network;
   int gpus = 0;
-  int pairs = 0;     // counted pairs
+  int pairs = 0;  // counted pairs
   int agree = 0;
-  int skipped = 0;   // pairs within the measurements' spread
+  int skipped = 0;  // pairs within the measurements' spread
 };
 std::vector<RankingGroup> ranking_groups(const std::vector<Point>& points);
 

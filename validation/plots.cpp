@@ -134,7 +134,8 @@ Plot scatter_plot(const ValidationResult& v, Mode mode, const fs::path& dir) {
                        (mode == Mode::calibrated ? " (held-out rows)" : " (all rows)")) +
                 "\nset xlabel 'measured (samples/s)'\nset ylabel 'predicted (samples/s)'\n"
                 "set logscale xy\nset key left top\n" +
-                plots + ", \\\n     x with lines lc rgb 'black' dt 2 title 'y = x'\nunset logscale\n";
+                plots +
+                ", \\\n     x with lines lc rgb 'black' dt 2 title 'y = x'\nunset logscale\n";
   return plot;
 }
 
@@ -173,8 +174,10 @@ PlotOutcome write_plots(const ValidationResult& v, const std::string& dir, std::
   }
   for (const auto& p : plots) {
     std::error_code ec;
-    if (fs::is_regular_file(folder / (p.name + ".png"), ec)) out.images.push_back(p.name + ".png");
-    else out.problem = "gnuplot did not draw " + p.name + ".png (see gnuplot.log)";
+    if (fs::is_regular_file(folder / (p.name + ".png"), ec))
+      out.images.push_back(p.name + ".png");
+    else
+      out.problem = "gnuplot did not draw " + p.name + ".png (see gnuplot.log)";
   }
   return out;
 }

@@ -157,8 +157,8 @@ void not_expressible_section(std::ostream& out, const ValidationResult& v) {
 void rows_section(std::ostream& out, const ValidationResult& v) {
   out << "## Every row\n\nThroughput in samples/s. Role: *calibration* rows are fitted in "
          "calibrated mode (their calibrated error is in-sample), *held-out* rows are not.\n\n";
-  std::vector<std::string> names = {"table", "network", "model", "method", "GPUs", "role",
-                                    "measured", "stddev"};
+  std::vector<std::string> names = {"table", "network", "model",    "method",
+                                    "GPUs",  "role",    "measured", "stddev"};
   for (Mode mode : v.modes) {
     names.push_back(to_string(mode));
     names.push_back("error");
@@ -166,11 +166,16 @@ void rows_section(std::ostream& out, const ValidationResult& v) {
   header(out, names);
   for (std::size_t i = 0; i < v.rows.size(); ++i) {
     const MeasuredRow& r = v.rows[i];
-    std::vector<std::string> cells = {
-        r.table, r.network, r.model, r.method, std::to_string(r.gpus),
-        !v.cases[i].expressible ? "not expressible"
-                                : (v.calibration_row[i] ? "calibration" : "held-out"),
-        fmt("%.5g", r.throughput), r.has_stddev() ? fmt("%.3g", r.stddev) : "-"};
+    std::vector<std::string> cells = {r.table,
+                                      r.network,
+                                      r.model,
+                                      r.method,
+                                      std::to_string(r.gpus),
+                                      !v.cases[i].expressible
+                                          ? "not expressible"
+                                          : (v.calibration_row[i] ? "calibration" : "held-out"),
+                                      fmt("%.5g", r.throughput),
+                                      r.has_stddev() ? fmt("%.3g", r.stddev) : "-"};
     for (Mode mode : v.modes) {
       const RowPrediction& p = v.predictions(mode)[i];
       cells.push_back(p.predicted ? fmt("%.5g", p.throughput) : "-");

@@ -51,7 +51,8 @@ std::vector<std::size_t> ValidationResult::evaluated_rows(Mode mode, bool held_o
   return out;
 }
 
-std::vector<Point> ValidationResult::points(Mode mode, const std::vector<std::size_t>& which) const {
+std::vector<Point> ValidationResult::points(Mode mode,
+                                            const std::vector<std::size_t>& which) const {
   std::vector<Point> out;
   for (std::size_t i : which) {
     const MeasuredRow& r = rows[i];

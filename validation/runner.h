@@ -14,7 +14,7 @@
 namespace scalecast::validation {
 
 enum class Mode { zero_shot, calibrated };
-std::string to_string(Mode mode);   // "zero-shot", "calibrated"
+std::string to_string(Mode mode);          // "zero-shot", "calibrated"
 Mode parse_mode(const std::string& text);  // throws std::invalid_argument
 
 struct RowPrediction {
@@ -32,11 +32,11 @@ struct ValidationResult {
   std::string backend;
   std::vector<Mode> modes;
   std::vector<MeasuredRow> rows;
-  std::vector<Case> cases;                 // one per row
-  std::vector<bool> calibration_row;       // in its network's calibration subset
-  std::vector<RowPrediction> zero_shot;    // per row (empty when the mode was not run)
-  std::vector<RowPrediction> calibrated;   // per row; calibration rows are in-sample here
-  std::vector<GroupFit> fits;              // per (table, network), calibrated mode only
+  std::vector<Case> cases;                // one per row
+  std::vector<bool> calibration_row;      // in its network's calibration subset
+  std::vector<RowPrediction> zero_shot;   // per row (empty when the mode was not run)
+  std::vector<RowPrediction> calibrated;  // per row; calibration rows are in-sample here
+  std::vector<GroupFit> fits;             // per (table, network), calibrated mode only
 
   bool ran(Mode mode) const;
   const std::vector<RowPrediction>& predictions(Mode mode) const;

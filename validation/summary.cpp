@@ -69,18 +69,18 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
            "worst_error_pct,ranking_agree,ranking_pairs,ranking_skipped,backend\n";
     for (const auto& l : lines) {
       const std::string worst = l.rows.empty() ? "" : row_label(v.rows[l.rows[l.errors.worst]]);
-      out << l.table << ',' << to_string(l.mode) << ',' << subset_name(l) << ','
-          << l.measured_rows << ',' << l.rows.size() << ',' << l.not_expressible << ','
-          << fmt("%.2f", l.errors.mape) << ',' << csv_field(worst) << ','
-          << fmt("%.2f", l.errors.worst_error_pct) << ',' << l.ranking.agree << ','
-          << l.ranking.pairs << ',' << l.ranking.skipped << ',' << v.backend << '\n';
+      out << l.table << ',' << to_string(l.mode) << ',' << subset_name(l) << ',' << l.measured_rows
+          << ',' << l.rows.size() << ',' << l.not_expressible << ',' << fmt("%.2f", l.errors.mape)
+          << ',' << csv_field(worst) << ',' << fmt("%.2f", l.errors.worst_error_pct) << ','
+          << l.ranking.agree << ',' << l.ranking.pairs << ',' << l.ranking.skipped << ','
+          << v.backend << '\n';
     }
     return;
   }
   if (format != "table")
     throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
-  TextTable t({"table", "mode", "rows", "predicted", "MAPE", "worst row", "worst error",
-               "ranking", "not expressible"},
+  TextTable t({"table", "mode", "rows", "predicted", "MAPE", "worst row", "worst error", "ranking",
+               "not expressible"},
               {"", "", "", "rows", "%", "", "%", "pairs agreeing", "rows"});
   for (const auto& l : lines) {
     const std::string worst = l.rows.empty() ? "-" : row_label(v.rows[l.rows[l.errors.worst]]);
@@ -101,8 +101,8 @@ void write_rows_csv(std::ostream& out, const ValidationResult& v) {
       const MeasuredRow& r = v.rows[i];
       const Case& c = v.cases[i];
       const RowPrediction& p = v.predictions(mode)[i];
-      const std::string role = !c.expressible            ? "not-expressible"
-                               : !v.calibration_row[i]   ? "held-out"
+      const std::string role = !c.expressible             ? "not-expressible"
+                               : !v.calibration_row[i]    ? "held-out"
                                : mode == Mode::calibrated ? "fitted"
                                                           : "calibration";
       out << r.table << ',' << r.network << ',' << r.model << ',' << r.method << ',' << r.gpus

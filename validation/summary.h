@@ -14,9 +14,9 @@ namespace scalecast::validation {
 struct SummaryLine {
   std::string table;
   Mode mode = Mode::zero_shot;
-  bool held_out_only = false;       // false: every predicted row
-  std::vector<std::size_t> rows;    // the rows judged
-  ErrorSummary errors;              // errors.worst indexes `rows`
+  bool held_out_only = false;     // false: every predicted row
+  std::vector<std::size_t> rows;  // the rows judged
+  ErrorSummary errors;            // errors.worst indexes `rows`
   RankingTotal ranking;
   std::size_t measured_rows = 0, not_expressible = 0;
 };
@@ -27,7 +27,7 @@ std::vector<SummaryLine> summary_lines(const ValidationResult& v);
 const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::string& table,
                              Mode mode);
 
-std::string row_label(const MeasuredRow& row);  // "resnet50 10GbE-TCP bsp-ps 8 GPUs"
+std::string row_label(const MeasuredRow& row);     // "resnet50 10GbE-TCP bsp-ps 8 GPUs"
 std::string subset_name(const SummaryLine& line);  // "all" or "held-out"
 
 // format: "table" or "csv"; throws std::invalid_argument otherwise.

@@ -1,10 +1,11 @@
 // Tests of the regression gate and the summary: figures within one point pass, worse ones and
 // lost rows fail, and a baseline without figures for the run is an input error.
+#include "validation/baseline.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "validation/baseline.h"
 #include "validation/csv.h"
 #include "validation/summary.h"
 
@@ -76,8 +77,9 @@ TEST(Summary, HeldOutExcludesTheCalibrationSubset) {
   EXPECT_NEAR(lines[1].errors.mape, 20.0, 1e-12);
   std::ostringstream csv;
   write_summary(csv, fake_result(), "csv");
-  EXPECT_NE(csv.str().find("t,zero-shot,all,2,2,0,15.00,m n wfbp-ps 8 GPUs,-20.00,1,1,0,analytical"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.str().find("t,zero-shot,all,2,2,0,15.00,m n wfbp-ps 8 GPUs,-20.00,1,1,0,analytical"),
+      std::string::npos)
       << csv.str();
   std::ostringstream table;
   EXPECT_THROW(write_summary(table, fake_result(), "json"), std::invalid_argument);

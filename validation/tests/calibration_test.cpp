@@ -36,7 +36,8 @@ TEST(Calibration, LevenbergMarquardtFitsAnExponential) {
   // y = 3 exp(-0.5 t) sampled exactly; start far away.
   const Eigen::VectorXd t = Eigen::VectorXd::LinSpaced(12, 0, 6);
   auto residuals = [&](const Eigen::VectorXd& x) {
-    return Eigen::VectorXd((x[0] * (-x[1] * t.array()).exp() - 3 * (-0.5 * t.array()).exp()).matrix());
+    return Eigen::VectorXd(
+        (x[0] * (-x[1] * t.array()).exp() - 3 * (-0.5 * t.array()).exp()).matrix());
   };
   const Eigen::Vector2d lower(0.1, 0.01), upper(10, 5);
   const auto r = calibration::levenberg_marquardt(residuals, Eigen::Vector2d(1, 2), lower, upper);
@@ -47,9 +48,11 @@ TEST(Calibration, LevenbergMarquardtFitsAnExponential) {
 
 TEST(Calibration, LevenbergMarquardtHoldsAVariableAtItsBound) {
   // The unconstrained optimum x0 = 5 lies above the bound 2; x1 = -1 is free.
-  auto residuals = [](const Eigen::VectorXd& x) { return Eigen::Vector2d(x[0] - 5, x[1] + 1).eval(); };
-  const auto r = calibration::levenberg_marquardt(residuals, Eigen::Vector2d(0, 0),
-                                                  Eigen::Vector2d(-10, -10), Eigen::Vector2d(2, 10));
+  auto residuals = [](const Eigen::VectorXd& x) {
+    return Eigen::Vector2d(x[0] - 5, x[1] + 1).eval();
+  };
+  const auto r = calibration::levenberg_marquardt(
+      residuals, Eigen::Vector2d(0, 0), Eigen::Vector2d(-10, -10), Eigen::Vector2d(2, 10));
   EXPECT_DOUBLE_EQ(r.x[0], 2.0);
   EXPECT_NEAR(r.x[1], -1.0, 1e-6);
   EXPECT_THROW(calibration::levenberg_marquardt(residuals, Eigen::Vector2d(0, 0),
@@ -75,30 +78,31 @@ TEST(Calibration, RecoversKnownConstantsFromSyntheticMeasurements) {
   EXPECT_LT(calibration::rms(g.fit.fitted_errors), 1e-4);
   EXPECT_NEAR(g.fit.fitted[0] / truth[0], 1.0, 0.01);  // fabric bandwidth
   EXPECT_NEAR(g.fit.fitted[1] / truth[1], 1.0, 0.01);  // efficiency
-  EXPECT_NEAR(g.fit.fitted[2] / truth[2], 1.0, 0.10);  // latency: weakly constrained by big messages
+  EXPECT_NEAR(g.fit.fitted[2] / truth[2], 1.0,
+              0.10);  // latency: weakly constrained by big messages
   EXPECT_NEAR(g.fit.fitted[3] / truth[3], 1.0, 0.01);  // servers' NIC
 }
 
 TEST(Calibration, HeldOutRowsNeverReachTheFit) {
   Subset s = ddl_subset({"resnet50"}, "10GbE-TCP");
   const auto backend = make_backend("analytical");
-  const GroupFit before = fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP",
-                                    *backend);
+  const GroupFit before =
+      fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP", *backend);
   ASSERT_TRUE(before.fitted);
   for (std::size_t i : before.rows) EXPECT_TRUE(is_calibration_row(s.rows[i]));
   EXPECT_EQ(before.rows.size(), 8u);
   // Change every held-out measurement wildly: the constants must not move at all.
   for (auto& r : s.rows)
     if (!is_calibration_row(r)) r.throughput *= 3;
-  const GroupFit after = fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP",
-                                   *backend);
+  const GroupFit after =
+      fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP", *backend);
   EXPECT_EQ(after.fit.fitted, before.fit.fitted);
   EXPECT_EQ(after.rows, before.rows);
   // Whereas a calibration row does move them.
   for (auto& r : s.rows)
     if (r.method == "bsp-allreduce" && r.gpus == 16) r.throughput *= 0.7;
-  const GroupFit moved = fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP",
-                                   *backend);
+  const GroupFit moved =
+      fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP", *backend);
   EXPECT_NE(moved.fit.fitted, before.fit.fitted);
 }
 

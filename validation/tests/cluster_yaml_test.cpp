@@ -1,10 +1,11 @@
 // Tests of the calibrated cluster YAML: a written `cluster:` block pasted into a scenario reads
 // back to the same constants; fitting_cluster keeps the scenario's effective bandwidths.
+#include "calibration/cluster_yaml.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "calibration/cluster_yaml.h"
 #include "calibration/network_constants.h"
 #include "sim/scenario.h"
 #include "sim/units.h"

@@ -1,11 +1,10 @@
 // Tests of the measured tables and the row-to-scenario map: every row of both published tables
 // has a scenario, unit conversion, and one-line errors for malformed input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <unistd.h>
 
 #include "validation/cases.h"
 #include "validation/csv.h"

@@ -1,16 +1,16 @@
 // Tests of the validation metrics on hand-made rows: signed error, MAPE and worst row, grouping,
 // and ranking agreement with the standard-deviation rule.
-#include <gtest/gtest.h>
-
 #include "validation/metrics.h"
+
+#include <gtest/gtest.h>
 
 namespace scalecast::validation {
 namespace {
 
 Point point(std::string method, int gpus, double measured, double stddev, double predicted,
             std::string model = "m", std::string network = "n") {
-  return {"t", std::move(network), std::move(model), std::move(method), gpus, measured, stddev,
-          predicted};
+  return {"t",  std::move(network), std::move(model), std::move(method),
+          gpus, measured,           stddev,           predicted};
 }
 
 TEST(Metrics, ErrorIsSignedAndRelativeToTheMeasurement) {
@@ -64,10 +64,10 @@ TEST(Metrics, RankingTreatsTiesAsDisagreementAndUnknownSpreadAsZero) {
 }
 
 TEST(Metrics, RankingGroupsByModelNetworkAndGpus) {
-  const std::vector<Point> pts = {point("a", 4, 100, 0, 100), point("b", 4, 200, 0, 150),
-                                  point("a", 8, 100, 0, 100), point("b", 8, 200, 0, 50),
-                                  point("a", 4, 100, 0, 100, "other"),
-                                  point("b", 4, 200, 0, 300, "other")};
+  const std::vector<Point> pts = {
+      point("a", 4, 100, 0, 100),          point("b", 4, 200, 0, 150),
+      point("a", 8, 100, 0, 100),          point("b", 8, 200, 0, 50),
+      point("a", 4, 100, 0, 100, "other"), point("b", 4, 200, 0, 300, "other")};
   const auto groups = ranking_groups(pts);
   ASSERT_EQ(groups.size(), 3u);
   const RankingTotal total = ranking_total(groups);
