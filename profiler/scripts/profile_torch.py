@@ -92,13 +92,16 @@ def summary(times, warmup):
 
 
 def cuda_self_ms(profiler):
-    """Sum of self CUDA (device) time over all events, in ms."""
+    """GPU-side events' self time summed, in ms: torch.profiler's "Self CUDA time total"."""
+    cuda = torch.autograd.DeviceType.CUDA
     total_us = 0.0
     for event in profiler.key_averages():
-        value = getattr(event, "self_device_time_total", None)
-        if value is None:
-            value = getattr(event, "self_cuda_time_total", 0.0)
-        total_us += value
+        if event.device_type != cuda:
+            continue
+        if hasattr(event, "self_device_time_total"):
+            total_us += event.self_device_time_total
+        else:
+            total_us += event.self_cuda_time_total
     return total_us / 1e3
 
 
