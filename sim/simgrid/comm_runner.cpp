@@ -1,12 +1,14 @@
-// Communication tasks as SimGrid flows: each step's transfers start together and the step ends
-// when the last one arrives; reductions fold repeated steps and reuse repeated collectives.
+// Communication tasks as SimGrid flows: a flow starts when the flows it depends on have
+// arrived; the task ends when its last representative flow arrives. Ghosts left are cancelled.
 #include "sim/simgrid/comm_runner.h"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace scalecast::simgrid_backend {
@@ -14,14 +16,10 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-bool same_step(const std::vector<collectives::Transfer>& a, const std::vector<collectives::Transfer>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes) return false;
-  return true;
+bool reducible(const Task& t) {
+  return t.op == CommOp::allreduce &&
+         (t.algorithm == AllreduceAlgorithm::ring || t.algorithm == AllreduceAlgorithm::hierarchical);
 }
-
-bool is_collective(const Task& t) { return t.op != CommOp::push && t.op != CommOp::pull; }
 
 }  // namespace
 
@@ -30,44 +28,85 @@ void CommRunner::run(const Task& task) {
   // is paid once, as in the analytical backend.
   const double overhead = s_.cluster.net.call_overhead_s + s_.strategy.call_overhead_s;
   if (overhead > 0) sg4::this_actor::sleep_for(overhead);
+  const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
-  const bool memoizable = reduced_ && is_collective(task);
+  const bool memoizable = o_.collectives_alone && collective;
   if (memoizable) {
     if (auto it = memo_.find(key); it != memo_.end()) {
       stats_.transfers_expanded += it->second.transfers;
+      ++stats_.collectives_reused;
       sg4::this_actor::sleep_for(it->second.duration_s);
       return;
     }
   }
   const double start = sg4::Engine::get_clock();
+  const FlowGraph g = graph(task);
+  execute(g);
+  stats_.transfers_expanded += g.expanded;
+  if (memoizable) memo_[key] = {sg4::Engine::get_clock() - start, g.expanded};
+}
+
+FlowGraph CommRunner::graph(const Task& task) {
   const collectives::Expansion e = collectives::expand(s_, task);
-  run_expansion(e);
-  if (memoizable) memo_[key] = {sg4::Engine::get_clock() - start, e.transfer_count()};
+  if (o_.block_ranks > 0 && reducible(task)) {
+    ++stats_.collectives_reduced;
+    return block_graph(e, o_.block_ranks, s_.gpus());
+  }
+  return full_graph(e);
 }
 
-void CommRunner::run_expansion(const collectives::Expansion& e) {
-  stats_.transfers_expanded += e.transfer_count();
-  for (size_t i = 0; i < e.steps.size();) {
-    size_t j = i + 1;
-    if (reduced_)
-      while (j < e.steps.size() && same_step(e.steps[j], e.steps[i])) ++j;
-    const double start = sg4::Engine::get_clock();
-    run_step(e.steps[i]);
-    if (j - i > 1) sg4::this_actor::sleep_for(static_cast<double>(j - i - 1) * (sg4::Engine::get_clock() - start));
-    i = j;
+void CommRunner::execute(const FlowGraph& g) {
+  std::vector<int> deps(g.flows.size());
+  for (size_t i = 0; i < g.flows.size(); ++i) deps[i] = g.flows[i].deps;
+  std::vector<sg4::CommPtr> active;
+  std::vector<int> active_flow;
+  const auto launch = [&](int id) {
+    const Flow& f = g.flows[id];
+    // SimGrid 3.32 never starts a host-to-host comm of 0 bytes: an empty chunk carries one.
+    const auto bytes = static_cast<uint64_t>(std::max(1LL, std::llround(f.bytes)));
+    active.push_back(sg4::Comm::sendto_async(p_.endpoints[f.src], p_.endpoints[f.dst], bytes));
+    active_flow.push_back(id);
+    ++stats_.transfers_simulated;
+  };
+  const auto start = [&](int id) {
+    launch(id);
+    for (int ghost : g.flows[id].mirrors) launch(ghost);
+  };
+  const auto release = [&](int id) {
+    for (int n : g.flows[id].next)
+      if (--deps[n] == 0) start(n);
+  };
+  size_t left = 0;
+  for (size_t i = 0; i < g.flows.size(); ++i) {
+    if (g.flows[i].ghost) continue;
+    ++left;
+    if (deps[i] == 0) start(static_cast<int>(i));
   }
-}
-
-void CommRunner::run_step(const std::vector<collectives::Transfer>& step) {
-  std::vector<sg4::CommPtr> comms;
-  comms.reserve(step.size());
-  for (const collectives::Transfer& t : step) {
-    if (t.src == t.dst) continue;
-    comms.push_back(sg4::Comm::sendto_async(p_.endpoints[t.src], p_.endpoints[t.dst],
-                                            static_cast<uint64_t>(std::llround(t.bytes))));
+  std::vector<int> arrived;
+  while (left > 0) {
+    if (active.empty()) throw std::logic_error("comm runner: flows wait on flows that never start");
+    sg4::Comm::wait_any(active);
+    // Every flow that ended at this instant, not only the one wait_any reports.
+    arrived.clear();
+    for (size_t i = 0; i < active.size();) {
+      if (!active[i]->test()) {
+        ++i;
+        continue;
+      }
+      arrived.push_back(active_flow[i]);
+      active[i] = active.back();
+      active_flow[i] = active_flow.back();
+      active.pop_back();
+      active_flow.pop_back();
+    }
+    for (int id : arrived) {
+      if (g.flows[id].ghost) continue;
+      --left;
+      release(id);
+      for (int ghost : g.flows[id].mirrors) release(ghost);
+    }
   }
-  stats_.transfers_simulated += comms.size();
-  sg4::Comm::wait_all(comms);
+  for (auto& comm : active) comm->cancel();  // ghosts whose images have all arrived
 }
 
 }  // namespace scalecast::simgrid_backend

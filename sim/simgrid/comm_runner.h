@@ -1,48 +1,57 @@
-// Runs one communication task inside the SimGrid replay: its point-to-point expansion step by
-// step as concurrent flows, with the exact reductions that keep large collectives affordable.
+// Runs one communication task inside the SimGrid replay: the flows of its expansion, each
+// started once its source holds its data, with the exact reductions that keep scale affordable.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <tuple>
 
-#include "sim/collectives/expansion.h"
 #include "sim/schedule.h"
+#include "sim/simgrid/flow_graph.h"
 #include "sim/simgrid/platform_builder.h"
 
 namespace scalecast::simgrid_backend {
 
 struct CommStats {
-  uint64_t transfers_expanded = 0;   // transfers the expansions of all comm tasks hold
-  uint64_t transfers_simulated = 0;  // of those, run as SimGrid flows
+  uint64_t transfers_expanded = 0;   // transfers of every communication task's expansion
+  uint64_t transfers_simulated = 0;  // SimGrid flows run for them (ghosts included)
+  uint64_t collectives_reused = 0;   // collectives that took a duration simulated before
+  uint64_t collectives_reduced = 0;  // collectives run as a representative block
+};
+
+struct CommOptions {
+  // The schedule has no push/pull: collectives go one at a time through the channel and
+  // compute uses no network, so a collective runs alone and its duration is a function of
+  // (op, algorithm, bytes). It is then simulated once and reused (exact).
+  bool collectives_alone = false;
+  // Ranks of the symmetry block for ring and hierarchical all-reduce (block_graph); 0: all
+  // transfers are simulated.
+  int block_ranks = 0;
 };
 
 class CommRunner {
  public:
-  // `reduced`: the schedule's collectives run alone on the network (no push/pull traffic can
-  // overlap them), so (1) a run of identical consecutive steps takes k times its first step,
-  // and (2) a collective's duration depends only on (op, algorithm, bytes): both are simulated
-  // once and reused. Callers switch it on only when that premise holds.
-  CommRunner(const Schedule& schedule, const Platform& platform, bool reduced)
-      : s_(schedule), p_(platform), reduced_(reduced) {}
+  CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
+      : s_(schedule), p_(platform), o_(options) {}
 
-  // Blocks the calling actor for the task's duration: per-call overhead, then the steps.
+  // Blocks the calling actor for the task's duration: per-call overhead, then its flows.
   void run(const Task& task);
   const CommStats& stats() const { return stats_; }
 
  private:
-  void run_expansion(const collectives::Expansion& e);
-  void run_step(const std::vector<collectives::Transfer>& step);
+  FlowGraph graph(const Task& task);
+  void execute(const FlowGraph& graph);
 
-  const Schedule& s_;
-  const Platform& p_;
-  bool reduced_;
-  CommStats stats_;
   struct Memo {
     double duration_s = 0;
     size_t transfers = 0;
   };
-  std::map<std::tuple<CommOp, AllreduceAlgorithm, double>, Memo> memo_;  // collective -> its run
+
+  const Schedule& s_;
+  const Platform& p_;
+  CommOptions o_;
+  CommStats stats_;
+  std::map<std::tuple<CommOp, AllreduceAlgorithm, double>, Memo> memo_;
 };
 
 }  // namespace scalecast::simgrid_backend

@@ -95,7 +95,7 @@ void DagController::on_finish(int id, Batch& batch) {
   ++finished_;
   if (t.kind != TaskKind::comm) compute_busy_ = false;
   else if (!is_ps(t)) collective_busy_ = false;
-  if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_ -= t.bytes;
+  if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
   for (int d : dependents_[id]) {
     ready_at_[d] = std::max(ready_at_[d], now_);
     if (--pending_[d] > 0) continue;
@@ -111,6 +111,18 @@ void DagController::on_finish(int id, Batch& batch) {
   }
 }
 
+// ByteScheduler's credit: a message may be committed while the bytes in flight in its window
+// (per parameter server, and one for collectives) stay within the credit, or when nothing is in
+// flight there. Without credit PS transfers commit on readiness, and the collective channel
+// takes the most urgent ready message only when it is idle.
+bool DagController::may_commit(const Task& t) const {
+  const double credit = s_.strategy.credit_bytes;
+  const auto it = in_flight_.find(window(t));
+  const double used = it == in_flight_.end() ? 0 : it->second;
+  if (credit > 0) return used <= 0 || used + t.bytes <= credit;
+  return is_ps(t) || (!collective_busy_ && committed_.empty());
+}
+
 void DagController::dispatch() {
   if (!compute_busy_ && !compute_ready_.empty()) {
     const int id = compute_ready_.top();
@@ -119,31 +131,20 @@ void DagController::dispatch() {
     const double duration = s_.tasks[id].duration_s;
     start(id, [duration] { sg4::this_actor::sleep_for(duration); });
   }
-  const double credit = s_.strategy.credit_bytes;
-  if (credit > 0) {
-    // ByteScheduler: commit the most urgent ready messages while the credit allows.
-    while (!comm_ready_.empty()) {
-      const Task& t = s_.tasks[comm_ready_.top().second];
-      if (in_flight_ > 0 && in_flight_ + t.bytes > credit) break;
-      comm_ready_.pop();
-      in_flight_ += t.bytes;
-      if (is_ps(t)) start_ps(t.id);
-      else committed_.push(t.id);
+  std::vector<std::pair<Key, int>> blocked;  // a full window blocks its own messages only
+  while (!comm_ready_.empty()) {
+    const auto entry = comm_ready_.top();
+    comm_ready_.pop();
+    const Task& t = s_.tasks[entry.second];
+    if (!may_commit(t)) {
+      blocked.push_back(entry);
+      continue;
     }
-  } else {
-    while (!comm_ready_.empty() && is_ps(s_.tasks[comm_ready_.top().second])) {
-      const int id = comm_ready_.top().second;
-      comm_ready_.pop();
-      in_flight_ += s_.tasks[id].bytes;
-      start_ps(id);
-    }
-    if (!collective_busy_ && !comm_ready_.empty()) {
-      const int id = comm_ready_.top().second;
-      comm_ready_.pop();
-      committed_.push(id);
-      in_flight_ += s_.tasks[id].bytes;
-    }
+    in_flight_[window(t)] += t.bytes;
+    if (is_ps(t)) start_ps(t.id);
+    else committed_.push(t.id);
   }
+  for (const auto& entry : blocked) comm_ready_.push(entry);
   if (!collective_busy_ && !committed_.empty()) {
     const int id = committed_.front();
     committed_.pop();

@@ -1,5 +1,5 @@
 // The actor that walks a schedule's DAG in simulated time: one compute stream, one collective
-// channel (FIFO or priority, ByteScheduler credit) and concurrent PS transfers, as analytical.
+// channel (FIFO or priority, ByteScheduler credit per window) and concurrent PS transfers.
 #pragma once
 
 #include <simgrid/s4u/ConditionVariable.hpp>
@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <queue>
 #include <tuple>
 #include <utility>
@@ -43,7 +44,9 @@ class DagController {
   void start(int id, std::function<void()> body);
   void start_ps(int id);
   Key key(const Task& t) const;
-  bool is_ps(const Task& t) const { return t.op == CommOp::push || t.op == CommOp::pull; }
+  static bool is_ps(const Task& t) { return t.op == CommOp::push || t.op == CommOp::pull; }
+  static int window(const Task& t) { return is_ps(t) ? t.server : -1; }  // credit window
+  bool may_commit(const Task& t) const;
   void report_progress();
 
   const Schedule& s_;
@@ -60,7 +63,8 @@ class DagController {
   std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
   std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>> comm_ready_;
   std::queue<int> committed_;
-  double now_ = 0, in_flight_ = 0;
+  std::map<int, double> in_flight_;  // bytes committed per credit window
+  double now_ = 0;
   bool compute_busy_ = false, collective_busy_ = false;
   std::chrono::steady_clock::time_point wall_start_, last_report_;
 };

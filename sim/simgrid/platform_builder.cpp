@@ -53,11 +53,17 @@ class Builder {
       for (int n = 0; n < c_.nodes; ++n) add_node(top, n);
     }
     const double server_nic = c_.ps.nic_bandwidth > 0 ? c_.ps.nic_bandwidth : c_.nic_bandwidth;
+    // Each server gets a zone of its own: SimGrid 3.32's star zone misroutes between a host
+    // and a sibling zone, so the top zone holds zones only.
     for (int s = 0; s < servers_; ++s) {
       const std::string name = "server" + std::to_string(s);
-      auto* host = top->create_host(name, 1.0);
+      auto* zone = sg4::create_star_zone(name);
+      zone->set_parent(top);
+      auto* router = zone->create_router(name + "-router");
+      auto* host = zone->create_host(name, 1.0);
       host->seal();
-      top->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+      zone->seal();
+      top->add_route(zone->get_netpoint(), nullptr, router, nullptr,
                      network_path(top, name, server_nic, transport_.transfer_cap(false)), true);
       p_.endpoints[c_.gpus() + s] = host;
     }

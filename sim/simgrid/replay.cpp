@@ -27,23 +27,45 @@ bool has_ps(const Schedule& s) {
   });
 }
 
-// Reductions rest on collectives running alone on the network: true when the schedule has no
-// push/pull (collectives go one at a time through the channel, compute uses no network).
-bool use_reductions(const Schedule& s, const ReplayOptions& o) {
-  if (has_ps(s) || o.expansion == ExpansionMode::full) return false;
-  return o.expansion == ExpansionMode::reduced || s.gpus() > o.reduce_above_gpus;
+// Ranks of the smallest block of whole nodes whose shifts map the platform onto itself: one
+// node under a single switch, one leaf under a leaf-spine (0: no such symmetry).
+int symmetry_block(const Cluster& c) {
+  const Topology& t = c.topology;
+  int nodes = 1;
+  if (t.kind == "leaf-spine" && t.nodes_per_leaf > 0 && c.nodes > t.nodes_per_leaf) {
+    if (c.nodes % t.nodes_per_leaf != 0) return 0;
+    nodes = t.nodes_per_leaf;
+  }
+  return c.nodes / nodes >= 2 ? nodes * c.gpus_per_node : 0;
 }
 
-std::string expansion_note(const Schedule& s, const ReplayOptions& o, bool reduced, const CommStats& st) {
-  const std::string counts = std::to_string(st.transfers_simulated) + " of " +
-                             std::to_string(st.transfers_expanded) + " transfers simulated";
-  if (reduced)
-    return "expansion reduced (exact while collectives run alone on the network): a run of identical "
-           "consecutive steps is simulated once and repeated, each distinct collective (op, algorithm, "
-           "bytes) once and reused; " + counts;
-  if (o.expansion != ExpansionMode::full && has_ps(s))
-    return "expansion full (no reduction applies: parameter-server transfers overlap); " + counts;
-  return "expansion full; " + counts;
+CommOptions comm_options(const Schedule& s, const ReplayOptions& o) {
+  CommOptions out;
+  out.collectives_alone = !has_ps(s);
+  const bool reduce = o.expansion == ExpansionMode::reduced ||
+                      (o.expansion == ExpansionMode::automatic && s.gpus() > o.reduce_above_gpus);
+  if (reduce) out.block_ranks = symmetry_block(s.cluster);
+  return out;
+}
+
+std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o, const CommStats& st) {
+  std::vector<std::string> out;
+  out.push_back("transfers start when their source has received what they carry (data dependencies), "
+                "not at a barrier per step; " + std::to_string(st.transfers_simulated) + " flows simulated for " +
+                std::to_string(st.transfers_expanded) + " expanded transfers");
+  if (o.collectives_alone)
+    out.push_back("collectives run alone on the network: each distinct (op, algorithm, bytes) simulated once, " +
+                  std::to_string(st.collectives_reused) + " reused (exact)");
+  if (st.collectives_reduced > 0) {
+    std::string note = "reduction: " + std::to_string(st.collectives_reduced) +
+                       " ring/hierarchical all-reduces replayed as one symmetry block of " +
+                       std::to_string(o.block_ranks) + " ranks plus ghost flows into it";
+    note += s.cluster.fabric.bridge_bandwidth > 0
+                ? " (approximate: the host bridges of other nodes carry less traffic than in full)"
+                : " (exact on this platform)";
+    out.push_back(note);
+  }
+  return out;
 }
 
 }  // namespace
@@ -59,8 +81,8 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const Platform platform = build_platform(c, servers, transport);
   transport.install_latency_factor(platform);
 
-  const bool reduced = use_reductions(schedule, options);
-  CommRunner runner(schedule, platform, reduced);
+  const CommOptions comm = comm_options(schedule, options);
+  CommRunner runner(schedule, platform, comm);
   DagController controller(schedule, runner, platform.endpoints.at(0), options.progress);
   sg4::Actor::create("controller", platform.endpoints.at(0), [&controller] { controller(); });
   engine.run();
@@ -75,10 +97,10 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
                              std::to_string(engine.get_link_count()) + " links, " + c.topology.kind);
   r.timeline.notes.push_back("one compute stream for all GPUs: compute tasks are alike on every GPU and "
                              "each communication task ends on all of them together");
-  r.timeline.notes.push_back(expansion_note(schedule, options, reduced, runner.stats()));
+  for (auto& note : expansion_notes(schedule, comm, runner.stats())) r.timeline.notes.push_back(std::move(note));
   r.stats.transfers_expanded = runner.stats().transfers_expanded;
   r.stats.transfers_simulated = runner.stats().transfers_simulated;
-  r.stats.reduced = reduced;
+  r.stats.reduced = runner.stats().collectives_reduced > 0;
   r.stats.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

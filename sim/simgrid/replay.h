@@ -26,7 +26,7 @@ struct ReplayStats {
   double peak_rss_mb = 0;            // peak resident memory of the simulating process
   uint64_t transfers_expanded = 0;   // transfers of all expansions (full would simulate these)
   uint64_t transfers_simulated = 0;  // transfers run as SimGrid flows
-  bool reduced = false;
+  bool reduced = false;              // some collective ran as a representative block
 };
 
 struct ReplayResult {

@@ -1,0 +1,101 @@
+// Building the dependency graph of an expansion's transfers, in full or as a representative
+// block with ghosts, by one pass over the steps that remembers each endpoint's latest inputs.
+#include "sim/simgrid/flow_graph.h"
+
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+namespace scalecast::simgrid_backend {
+namespace {
+
+using collectives::Transfer;
+
+// Flows into each endpoint in its latest receiving step; a new flow from that endpoint waits
+// for all of them.
+class Inputs {
+ public:
+  void depend(FlowGraph& g, int id) {
+    auto it = latest_.find(g.flows[id].src);
+    if (it == latest_.end()) return;
+    g.flows[id].deps = static_cast<int>(it->second.size());
+    for (int d : it->second) g.flows[d].next.push_back(id);
+  }
+  void arrive(int dst, int id) { step_[dst].push_back(id); }
+  void end_step() {
+    for (auto& [dst, ids] : step_) latest_[dst] = std::move(ids);
+    step_.clear();
+  }
+
+ private:
+  std::unordered_map<int, std::vector<int>> latest_, step_;
+};
+
+int add(FlowGraph& g, const Transfer& t, bool ghost) {
+  Flow f;
+  f.src = t.src;
+  f.dst = t.dst;
+  f.bytes = t.bytes;
+  f.ghost = ghost;
+  g.flows.push_back(std::move(f));
+  return static_cast<int>(g.flows.size()) - 1;
+}
+
+}  // namespace
+
+size_t FlowGraph::representatives() const {
+  size_t n = 0;
+  for (const Flow& f : flows) n += f.ghost ? 0 : 1;
+  return n;
+}
+
+FlowGraph full_graph(const collectives::Expansion& e) {
+  FlowGraph g;
+  g.expanded = e.transfer_count();
+  g.flows.reserve(g.expanded);
+  Inputs inputs;
+  for (const auto& step : e.steps) {
+    for (const Transfer& t : step) {
+      if (t.src == t.dst) continue;
+      const int id = add(g, t, false);
+      inputs.depend(g, id);
+      inputs.arrive(t.dst, id);
+    }
+    inputs.end_step();
+  }
+  return g;
+}
+
+FlowGraph block_graph(const collectives::Expansion& e, int block, int ranks) {
+  FlowGraph g;
+  g.expanded = e.transfer_count();
+  Inputs inputs;
+  for (const auto& step : e.steps) {
+    std::map<std::pair<int, int>, std::vector<int>> images;  // (src, dst) -> representatives
+    for (const Transfer& t : step) {
+      if (t.src >= block || t.src == t.dst) continue;
+      const int id = add(g, t, false);
+      inputs.depend(g, id);
+      images[{t.src, t.dst}].push_back(id);
+      if (t.dst < block) inputs.arrive(t.dst, id);
+    }
+    for (const Transfer& t : step) {
+      if (t.src < block || t.dst >= block) continue;
+      const int shift = t.src / block * block;
+      auto it = images.find({t.src - shift, ((t.dst - shift) % ranks + ranks) % ranks});
+      if (it == images.end() || it->second.empty())
+        throw std::logic_error("block_graph: the expansion is not invariant under a shift by " +
+                               std::to_string(block) + " ranks");
+      const int image = it->second.back();
+      it->second.pop_back();
+      const int id = add(g, t, true);
+      g.flows[image].mirrors.push_back(id);
+      inputs.arrive(t.dst, id);
+    }
+    inputs.end_step();
+  }
+  return g;
+}
+
+}  // namespace scalecast::simgrid_backend
