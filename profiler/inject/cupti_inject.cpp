@@ -149,6 +149,7 @@ bool open_dump(Session& s, const char* path) {
 // Gives up recording before anything was captured: the dump is removed, so the caller sees
 // no dump rather than an empty one, and CUPTI's error above says why.
 void abandon(Session& s, const char* path) {
+  const std::lock_guard<std::mutex> lock(s.mutex);  // buffers of kinds already enabled are dropped
   s.writer.reset();
   s.file.close();
   ::unlink(path);
