@@ -387,7 +387,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "methods: [bsp-allreduce, magic]", {}, "scen.yaml:13: methods[1]: ",
                 "expected a method (one of"},
         BadCase{"unknown_fabric", "  fabric: pcie3", "  fabric: pcie9", {},
-                "scen.yaml:9: cluster.fabric: ", "expected a fabric (one of pcie3, pcie4"},
+                "scen.yaml:9: cluster.fabric: ", "expected a fabric (one of pcie3, pcie3-host, pcie4"},
         BadCase{"fabric_as_list", "  fabric: pcie3", "  fabric: [pcie3]", {},
                 "scen.yaml:9: cluster.fabric: ", "expected a fabric kind, or a map {kind,"},
         BadCase{"unknown_transport", kNet, "    transport: udp", {},
