@@ -97,8 +97,11 @@ std::vector<TimelineEvent> RankRunner::run() {
     awaiting_decisions_ = true;
     decisions_ = std::thread([this] { await_decisions(); });
   }
+  // Collected first: readying a task this rank skips finishes it, which may ready later ones.
+  std::vector<int> roots;
   for (const Task& t : s_.tasks)
-    if (pending_[t.id] == 0) ready(t.id);
+    if (pending_[t.id] == 0) roots.push_back(t.id);
+  for (int id : roots) ready(id);
   while (done_ < n) {
     dispatch();
     const bool running = compute_busy_ || channel_busy_ || !ps_threads_.empty() || awaiting_decisions_;

@@ -64,7 +64,6 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);
   }
-  world.watch();
 
   const RankPlan plan = plan_rank(s, env.rank);
   std::unique_ptr<Transport> transport;

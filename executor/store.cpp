@@ -102,6 +102,11 @@ std::size_t StoreServer::clients() {
   return clients_.size();
 }
 
+bool StoreServer::has(const std::string& key) {
+  std::lock_guard<std::mutex> lock(m_);
+  return data_.count(key) > 0;
+}
+
 void StoreServer::accept_loop() {
   for (;;) {
     pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};

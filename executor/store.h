@@ -40,6 +40,7 @@ class StoreServer {
 
   int port() const { return port_; }
   std::size_t clients();  // open connections
+  bool has(const std::string& key);  // for the host itself, without a connection
 
  private:
   void accept_loop();

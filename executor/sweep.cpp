@@ -74,7 +74,6 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);
   }
-  world.watch();
   std::unique_ptr<Transport> transport;
   try {
     transport = make_transport(o.transport, {env.rank, env.world_size, &world.store(), env.master_addr,

@@ -52,6 +52,8 @@ World::World(const LaunchEnv& env, std::chrono::milliseconds timeout, std::strin
   }
   store_->set_will(kAbort, "1rank " + std::to_string(rank()) +
                                " disconnected from the store before finishing (it exited or was killed)");
+  store_->set("arrive/" + std::to_string(rank()), std::to_string(::getpid()));
+  watch();
 }
 
 World::~World() {
@@ -83,7 +85,6 @@ std::string World::missing_ranks(const std::vector<std::string>& missing, const 
 
 void World::arrive() {
   const std::string prefix = "arrive/";
-  store_->set(prefix + std::to_string(rank()), std::to_string(::getpid()));
   try {
     store_->wait(keys(prefix), timeout_);
   } catch (const StoreTimeout& e) {
@@ -159,11 +160,19 @@ void World::abort(const std::string& message, int code) {
 }
 
 void World::exit_now(const std::string& message, int code) {
-  // The store lives in rank 0: keep it up until the others have read the abort (bounded).
+  // The store lives in rank 0: keep it up until every other rank has connected and read the
+  // abort (it then exits, closing its connections), for at most min(timeout, 5 s).
   if (server_) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (server_->clients() > static_cast<std::size_t>(own_connections_) &&
-           std::chrono::steady_clock::now() < deadline)
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::min<std::chrono::milliseconds>(timeout_, std::chrono::seconds(5));
+    // Asked of the server directly: another thread may be blocked on this rank's connections.
+    auto everyone_gone = [&] {
+      if (server_->clients() > static_cast<std::size_t>(own_connections_)) return false;
+      for (const auto& key : keys("arrive/"))
+        if (!server_->has(key)) return false;
+      return true;
+    };
+    while (!everyone_gone() && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   std::cout.flush();

@@ -25,7 +25,8 @@ class RefusedError : public std::invalid_argument {
 
 class World {
  public:
-  // Rank 0 starts the store; every rank connects within timeout. `label` prefixes messages.
+  // Rank 0 starts the store; every rank connects within timeout, announces itself and from then
+  // on stops when any rank aborts. `label` prefixes messages.
   World(const LaunchEnv& env, std::chrono::milliseconds timeout, std::string label);
   ~World();
   World(const World&) = delete;
@@ -37,15 +38,13 @@ class World {
   std::chrono::milliseconds timeout() const { return timeout_; }
   StoreClient& store() { return *store_; }  // the calling (main) thread's connection
 
-  // Waits until every rank has connected; throws naming the ranks that never arrived.
+  // Waits until every rank has announced itself; throws naming the ranks that never arrived.
   void arrive();
   // Throws RefusedError where this rank's value differs from rank 0's.
   void agree(const std::string& what, const std::string& value);
   void barrier(const std::string& name);
   // Rank 0 gets every rank's value, in rank order; the others get nothing.
   std::vector<std::string> gather(const std::string& name, const std::string& value);
-  // From here on, any rank's abort stops this one.
-  void watch();
   // Tells every rank to stop, prints the message and exits with code (1 failure, 2 bad input).
   [[noreturn]] void abort(const std::string& message, int code);
   // This rank is done; rank 0 waits until every rank is, since the store goes with it.
@@ -66,6 +65,8 @@ class World {
   };
 
   std::unique_ptr<StoreClient> connect();
+  // Starts the thread that stops this rank when any rank aborts or rank 0's store goes away.
+  void watch();
   std::vector<std::string> keys(const std::string& prefix) const;
   std::string missing_ranks(const std::vector<std::string>& missing, const std::string& prefix) const;
   [[noreturn]] void exit_now(const std::string& message, int code);

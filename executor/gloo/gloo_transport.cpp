@@ -149,22 +149,27 @@ class GlooTransport : public Transport {
       memory.push_back(pool_.borrow(op.bytes));
       buffers.push_back(context_->createUnboundBuffer(memory.back().data(), op.bytes));
     }
+    auto failed = [](const PeerOp& op, const std::string& why) {
+      return PeerError(op.peer, std::string(op.send ? "sending to" : "receiving from") + " rank " +
+                                    std::to_string(op.peer) + " failed: " + why);
+    };
     const double start = clock();
     for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].send) buffers[i]->send(ops[i].peer, ops[i].tag);
-      else buffers[i]->recv(ops[i].peer, ops[i].tag);
+      try {
+        if (ops[i].send) buffers[i]->send(ops[i].peer, ops[i].tag);
+        else buffers[i]->recv(ops[i].peer, ops[i].tag);
+      } catch (const gloo::Exception& e) {
+        throw failed(ops[i], e.what());
+      }
     }
     for (std::size_t i = 0; i < ops.size(); ++i) {
-      const PeerOp& op = ops[i];
-      const std::string what = std::string(op.send ? "sending to" : "receiving from") + " rank " +
-                               std::to_string(op.peer);
       bool completed = false;
       try {
-        completed = op.send ? buffers[i]->waitSend(timeout_) : buffers[i]->waitRecv(timeout_);
+        completed = ops[i].send ? buffers[i]->waitSend(timeout_) : buffers[i]->waitRecv(timeout_);
       } catch (const gloo::Exception& e) {
-        throw PeerError(op.peer, what + " failed: " + e.what());
+        throw failed(ops[i], e.what());
       }
-      if (!completed) throw PeerError(op.peer, what + " was aborted");
+      if (!completed) throw failed(ops[i], "aborted");
     }
     return {start, clock()};
   }

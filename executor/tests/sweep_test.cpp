@@ -1,0 +1,41 @@
+// Sweep sizes and their range syntax.
+#include <gtest/gtest.h>
+
+#include "executor/sweep.h"
+#include "sim/units.h"
+
+namespace scalecast::executor {
+namespace {
+
+TEST(Sweep, SizesDoubleFromMinToMax) {
+  SweepOptions o;
+  std::tie(o.min_bytes, o.max_bytes) = parse_size_range("1KB:64KB");
+  EXPECT_EQ(sweep_sizes(o), (std::vector<double>{1000, 2000, 4000, 8000, 16000, 32000, 64000}));
+  std::tie(o.min_bytes, o.max_bytes) = parse_size_range("1KiB:4KiB");
+  EXPECT_EQ(sweep_sizes(o), (std::vector<double>{1024, 2048, 4096}));
+}
+
+TEST(Sweep, AllreduceSizesAreWholeFloats) {
+  SweepOptions o;
+  o.min_bytes = 1;
+  o.max_bytes = 10;
+  o.factor = 3;
+  EXPECT_EQ(sweep_sizes(o), (std::vector<double>{4, 8}));
+  o.op = SweepOp::sendrecv;
+  EXPECT_EQ(sweep_sizes(o), (std::vector<double>{1, 3, 9}));
+}
+
+TEST(Sweep, RefusesBadRanges) {
+  SweepOptions o;
+  o.min_bytes = 10;
+  o.max_bytes = 1;
+  EXPECT_THROW(sweep_sizes(o), std::invalid_argument);
+  o.max_bytes = 100;
+  o.factor = 1;
+  EXPECT_THROW(sweep_sizes(o), std::invalid_argument);
+  EXPECT_THROW(parse_size_range("1KB"), std::invalid_argument);
+  EXPECT_THROW(parse_size_range("1KB:lots"), units::UnitError);
+}
+
+}  // namespace
+}  // namespace scalecast::executor
