@@ -45,15 +45,16 @@ struct InputError : std::runtime_error {
 std::string record(const ProfileOptions& o) {
   const std::string library = prof::injection_library();
   if (library.empty()) {
-    throw InputError("this scalecast was built without CUDA (SCALECAST_WITH_CUDA): record a "
-                     "dump on a GPU machine and pass it with --dump, or set SCALECAST_CUPTI_LIB");
+    throw InputError(
+        "this scalecast was built without CUDA (SCALECAST_WITH_CUDA): record a "
+        "dump on a GPU machine and pass it with --dump, or set SCALECAST_CUPTI_LIB");
   }
   const std::string dump = o.dump.empty() ? o.output + ".activity" : o.dump;
   std::filesystem::remove(dump);  // the injection library never overwrites a dump
   const int status = prof::run_command(o.command, prof::profiling_environment(library, dump));
   if (status != 0) {
-    throw std::runtime_error("'" + o.command[0] + "' exited with status " +
-                             std::to_string(status) + "; no profile written");
+    throw std::runtime_error("'" + o.command[0] + "' exited with status " + std::to_string(status) +
+                             "; no profile written");
   }
   if (!std::filesystem::exists(dump)) {
     throw std::runtime_error("'" + o.command[0] + "' left no activity dump at " + dump +
@@ -85,7 +86,8 @@ int profile(const ProfileOptions& o) {
   }
   for (const std::string& w : warnings) std::cerr << "scalecast profile: warning: " << w << '\n';
   if (result.layers.empty()) {
-    throw InputError(dump + ": no GPU work fell inside a layer range (see profiler/README.md "
+    throw InputError(dump +
+                     ": no GPU work fell inside a layer range (see profiler/README.md "
                      "for the NVTX naming convention)");
   }
   if (!o.trace.empty()) {
@@ -115,16 +117,16 @@ int run(const std::vector<std::string>& args) {
   if (separator != args.end()) o.command.assign(separator + 1, args.end());
 
   po::options_description opts("options");
-  opts.add_options()
-      ("output,o", po::value(&o.output)->default_value(o.output), "profile CSV to write")
-      ("dump", po::value(&o.dump),
-       "activity dump: read it (no COMMAND), or where the run records it (default OUTPUT.activity)")
-      ("trace", po::value(&o.trace), "also write the raw kernel timeline as Chrome trace JSON")
-      ("warmup", po::value(&o.warmup)->default_value(o.warmup), "leading iterations to drop")
-      ("iteration-marker", po::value(&o.marker)->default_value(o.marker),
-       "name of the NVTX range around each training iteration")
-      ("model", po::value(&o.model), "zoo model whose gradient tensors fill the grad columns")
-      ("batch", po::value(&o.batch), "batch per GPU, recorded in the profile");
+  opts.add_options()("output,o", po::value(&o.output)->default_value(o.output),
+                     "profile CSV to write")(
+      "dump", po::value(&o.dump),
+      "activity dump: read it (no COMMAND), or where the run records it (default OUTPUT.activity)")(
+      "trace", po::value(&o.trace), "also write the raw kernel timeline as Chrome trace JSON")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup), "leading iterations to drop")(
+      "iteration-marker", po::value(&o.marker)->default_value(o.marker),
+      "name of the NVTX range around each training iteration")(
+      "model", po::value(&o.model), "zoo model whose gradient tensors fill the grad columns")(
+      "batch", po::value(&o.batch), "batch per GPU, recorded in the profile");
   try {
     po::variables_map vm;
     if (parse_options("profile", kSynopsis, opts, {}, own, vm)) return 0;

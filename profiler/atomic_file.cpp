@@ -14,7 +14,8 @@ void write_file_atomically(const std::string& path,
   const std::string tmp = path + ".tmp";
   try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot create " + tmp + ": " + std::strerror(errno));
+    if (!out)
+      throw std::runtime_error(path + ": cannot create " + tmp + ": " + std::strerror(errno));
     write(out);
     out.close();
     if (!out) throw std::runtime_error(path + ": error while writing " + tmp);

@@ -244,8 +244,8 @@ class Attributor {
     };
     // Layers named by ranges exist even when they launch nothing.
     for (size_t i = 0; i < ranges().size(); ++i) {
-      const bool defines_layer = names_[i].kind == RangeName::Kind::layer ||
-                                 (!user_layers_ && !op_keys_[i].empty());
+      const bool defines_layer =
+          names_[i].kind == RangeName::Kind::layer || (!user_layers_ && !op_keys_[i].empty());
       const int k = index_.iteration_at(ranges()[i].start);
       if (!defines_layer || k < options_.warmup) continue;
       const Resolution r = resolve(static_cast<int>(i), true);
@@ -270,8 +270,8 @@ class Attributor {
       entry.has_activity = true;
       auto& per_iteration = a.phase == Phase::forward ? entry.forward : entry.backward;
       per_iteration[a.iteration - options_.warmup].push_back(interval);
-      note_position(entry, a.phase, static_cast<double>(activity.start) -
-                                        static_cast<double>(span.start));
+      note_position(entry, a.phase,
+                    static_cast<double>(activity.start) - static_cast<double>(span.start));
     }
     fill_profile(out, layers, measured);
     double unattributed_ns = 0;
@@ -340,8 +340,9 @@ class Attributor {
     for (size_t i = 0; i < log_.gpu.size(); ++i) {
       if (out.activities[i].iteration >= options_.warmup) ++counts[log_.gpu[i].device];
     }
-    const auto busiest = std::max_element(
-        counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto busiest =
+        std::max_element(counts.begin(), counts.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
     if (busiest == counts.end()) return "";
     for (const Device& device : log_.devices) {
       if (device.id == busiest->first) return device.name;

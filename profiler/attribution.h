@@ -37,7 +37,7 @@ struct Attribution {
   std::vector<Range> ranges;
   std::vector<IterationSpan> iterations;
   std::vector<ActivityAttribution> activities;  // parallel to ActivityLog::gpu
-  double unattributed_ms = 0;  // mean GPU time per measured iteration in no layer
+  double unattributed_ms = 0;                   // mean GPU time per measured iteration in no layer
   std::vector<std::string> warnings;
 };
 

@@ -28,9 +28,12 @@ std::string demangle(const std::string& name) {
 
 const char* category(GpuKind kind) {
   switch (kind) {
-    case GpuKind::kernel: return "kernel";
-    case GpuKind::memcpy: return "memcpy";
-    case GpuKind::memset: return "memset";
+    case GpuKind::kernel:
+      return "kernel";
+    case GpuKind::memcpy:
+      return "memcpy";
+    case GpuKind::memset:
+      return "memset";
   }
   return "kernel";
 }
@@ -58,8 +61,12 @@ void write_chrome_trace(std::ostream& out, const ActivityLog& log, const Attribu
     nlohmann::json args = {{"id", range.id}};
     if (!range.domain.empty()) args["domain"] = range.domain;
     if (!range.closed) args["closed_by"] = "iteration end (missing pop/end)";
-    events.push_back({{"ph", "X"}, {"cat", "nvtx"}, {"name", range.name}, {"pid", kNvtxPid},
-                      {"tid", range.thread}, {"ts", micros(range.start)},
+    events.push_back({{"ph", "X"},
+                      {"cat", "nvtx"},
+                      {"name", range.name},
+                      {"pid", kNvtxPid},
+                      {"tid", range.thread},
+                      {"ts", micros(range.start)},
                       {"dur", static_cast<double>(range.end - range.start) / 1e3},
                       {"args", std::move(args)}});
   }
@@ -77,8 +84,8 @@ void write_chrome_trace(std::ostream& out, const ActivityLog& log, const Attribu
       events.push_back(metadata("process_name", pid, 0, name));
     }
     if (streams.emplace(activity.device, activity.stream).second) {
-      events.push_back(
-          metadata("thread_name", pid, activity.stream, "stream " + std::to_string(activity.stream)));
+      events.push_back(metadata("thread_name", pid, activity.stream,
+                                "stream " + std::to_string(activity.stream)));
     }
     const ActivityAttribution& a = attribution.activities[i];
     nlohmann::json args = {{"correlation", activity.correlation}};
@@ -89,11 +96,16 @@ void write_chrome_trace(std::ostream& out, const ActivityLog& log, const Attribu
       args["layer"] = a.layer;
       args["phase"] = a.phase == Phase::forward ? "forward" : "backward";
     }
-    std::string name = activity.kind == GpuKind::kernel ? demangle(activity.name)
-                                                        : std::string(category(activity.kind)) +
-                                                              (activity.name.empty() ? "" : " " + activity.name);
-    events.push_back({{"ph", "X"}, {"cat", category(activity.kind)}, {"name", std::move(name)},
-                      {"pid", pid}, {"tid", activity.stream}, {"ts", micros(activity.start)},
+    std::string name = activity.kind == GpuKind::kernel
+                           ? demangle(activity.name)
+                           : std::string(category(activity.kind)) +
+                                 (activity.name.empty() ? "" : " " + activity.name);
+    events.push_back({{"ph", "X"},
+                      {"cat", category(activity.kind)},
+                      {"name", std::move(name)},
+                      {"pid", pid},
+                      {"tid", activity.stream},
+                      {"ts", micros(activity.start)},
                       {"dur", static_cast<double>(activity.end - activity.start) / 1e3},
                       {"args", std::move(args)}});
   }

@@ -35,7 +35,9 @@ class Parser {
   }
 
  private:
-  static std::string header() { return std::string(dump::kMagic) + "\\t" + std::to_string(dump::kVersion); }
+  static std::string header() {
+    return std::string(dump::kMagic) + "\\t" + std::to_string(dump::kVersion);
+  }
 
   // Reads one line; a last line without its newline means the writer was cut off.
   bool next_line(std::string& line) {
@@ -119,7 +121,9 @@ class Parser {
 
   void parse_gpu(const std::vector<std::string_view>& f) {
     GpuActivity a;
-    a.kind = f[0] == "kernel" ? GpuKind::kernel : f[0] == "memcpy" ? GpuKind::memcpy : GpuKind::memset;
+    a.kind = f[0] == "kernel"   ? GpuKind::kernel
+             : f[0] == "memcpy" ? GpuKind::memcpy
+                                : GpuKind::memset;
     expect_fields(f, a.kind == GpuKind::memcpy ? 8 : 7);
     a.correlation = id(f[1], "correlation id");
     a.device = id(f[2], "device");
@@ -141,8 +145,8 @@ class Parser {
     size_t begin = 0;
     while (true) {
       const size_t tab = line.find('\t', begin);
-      fields.push_back(line.substr(begin, tab == std::string_view::npos ? std::string_view::npos
-                                                                       : tab - begin));
+      fields.push_back(
+          line.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin));
       if (tab == std::string_view::npos) return fields;
       begin = tab + 1;
     }
@@ -159,8 +163,8 @@ class Parser {
     uint64_t value = 0;
     const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (field.empty() || error != std::errc() || end != field.data() + field.size()) {
-      fail(std::string("expected an unsigned integer for ") + what + ", got '" +
-           printable(field) + "'");
+      fail(std::string("expected an unsigned integer for ") + what + ", got '" + printable(field) +
+           "'");
     }
     return value;
   }
@@ -181,11 +185,20 @@ class Parser {
       }
       const char next = i + 1 < field.size() ? field[i + 1] : '\0';
       switch (next) {
-        case '\\': out.push_back('\\'); break;
-        case 't': out.push_back('\t'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        default: fail("bad escape in text field '" + printable(field) + "' (expected \\\\ \\t \\n \\r)");
+        case '\\':
+          out.push_back('\\');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        default:
+          fail("bad escape in text field '" + printable(field) + "' (expected \\\\ \\t \\n \\r)");
       }
       ++i;
     }
@@ -201,7 +214,8 @@ class Parser {
   // The first 60 bytes of a field, with control bytes shown as '?', for error messages.
   static std::string printable(std::string_view s) {
     std::string out;
-    for (const char c : s.substr(0, 60)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+    for (const char c : s.substr(0, 60))
+      out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
     if (s.size() > 60) out += "...";
     return out;
   }

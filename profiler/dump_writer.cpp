@@ -12,20 +12,32 @@ namespace {
 void put_text(std::ostream& out, std::string_view text) {
   for (const char c : text) {
     switch (c) {
-      case '\\': out << "\\\\"; break;
-      case '\t': out << "\\t"; break;
-      case '\n': out << "\\n"; break;
-      case '\r': out << "\\r"; break;
-      default: out << c;
+      case '\\':
+        out << "\\\\";
+        break;
+      case '\t':
+        out << "\\t";
+        break;
+      case '\n':
+        out << "\\n";
+        break;
+      case '\r':
+        out << "\\r";
+        break;
+      default:
+        out << c;
     }
   }
 }
 
 const char* kind_keyword(GpuKind kind) {
   switch (kind) {
-    case GpuKind::kernel: return "kernel";
-    case GpuKind::memcpy: return "memcpy";
-    case GpuKind::memset: return "memset";
+    case GpuKind::kernel:
+      return "kernel";
+    case GpuKind::memcpy:
+      return "memcpy";
+    case GpuKind::memset:
+      return "memset";
   }
   return "kernel";
 }
@@ -83,8 +95,7 @@ void DumpWriter::write(const GpuActivity& activity) {
   ++records_;
 }
 
-void DumpWriter::finish(const std::optional<NvtxCallCounts>& nvtx_calls,
-                        uint64_t dropped_records) {
+void DumpWriter::finish(const std::optional<NvtxCallCounts>& nvtx_calls, uint64_t dropped_records) {
   if (nvtx_calls) {
     out_ << "nvtx_calls\t" << nvtx_calls->push << '\t' << nvtx_calls->pop << '\t'
          << nvtx_calls->start << '\t' << nvtx_calls->end << '\n';

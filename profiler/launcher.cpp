@@ -26,8 +26,8 @@ std::string injection_library() {
 #endif
 }
 
-std::vector<std::pair<std::string, std::string>> profiling_environment(const std::string& library,
-                                                                       const std::string& dump_path) {
+std::vector<std::pair<std::string, std::string>> profiling_environment(
+    const std::string& library, const std::string& dump_path) {
   // NVTX loads the same library, which hands NVTX on to the CUPTI it is linked with.
   return {{"CUDA_INJECTION64_PATH", library},
           {"NVTX_INJECTION64_PATH", library},

@@ -14,8 +14,8 @@ std::string injection_library();
 
 // The environment that makes a CUDA program record an activity dump to `dump_path`:
 // CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH name `library`, SCALECAST_PROFILE_OUT the dump.
-std::vector<std::pair<std::string, std::string>> profiling_environment(const std::string& library,
-                                                                       const std::string& dump_path);
+std::vector<std::pair<std::string, std::string>> profiling_environment(
+    const std::string& library, const std::string& dump_path);
 
 // Runs `command` (argv; the program is looked up in PATH) with this process's environment
 // plus `extra_env` (overriding variables of the same name) and waits for it. Returns its exit

@@ -10,7 +10,7 @@ namespace scalecast::profiler {
 
 struct ProfileLayer {
   std::string name;
-  double forward_ms = 0;   // per iteration, whole batch
+  double forward_ms = 0;  // per iteration, whole batch
   double backward_ms = 0;
   double forward_std_ms = 0;
   double backward_std_ms = 0;
@@ -20,12 +20,12 @@ struct ProfileLayer {
 };
 
 struct Profile {
-  std::string model;      // empty: unknown (no `# model:` line)
-  int batch_per_gpu = 0;  // 0: unknown
-  std::string gpu;        // empty: unknown
-  int iterations = 0;     // iterations measured (after warm-up)
-  int warmup = 0;         // iterations dropped as warm-up
-  double step_s = 0;      // mean wall time of a measured iteration
+  std::string model;                   // empty: unknown (no `# model:` line)
+  int batch_per_gpu = 0;               // 0: unknown
+  std::string gpu;                     // empty: unknown
+  int iterations = 0;                  // iterations measured (after warm-up)
+  int warmup = 0;                      // iterations dropped as warm-up
+  double step_s = 0;                   // mean wall time of a measured iteration
   bool has_grad_tensor_bytes = false;  // write the grad_tensor_bytes column
   std::vector<ProfileLayer> layers;    // forward order
 };

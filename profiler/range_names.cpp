@@ -69,9 +69,8 @@ RangeName classify_range(std::string_view name, std::string_view iteration_marke
   out.label = std::string(op);
   for (size_t begin = comma; begin != std::string_view::npos;) {
     const size_t next = trimmed.find(',', begin + 1);
-    const std::string_view field =
-        trimmed.substr(begin + 1, next == std::string_view::npos ? std::string_view::npos
-                                                                 : next - begin - 1);
+    const std::string_view field = trimmed.substr(
+        begin + 1, next == std::string_view::npos ? std::string_view::npos : next - begin - 1);
     if (const std::optional<uint64_t> seq = parse_seq_field(field)) {
       out.seq = seq;
       break;

@@ -118,8 +118,10 @@ void RangeIndex::close_open_ranges(const std::string& iteration_marker, Nanos la
     }
   }
   if (unclosed > 0) {
-    warnings.push_back(std::to_string(unclosed) + " NVTX ranges were never closed (missing pop "
-                       "or end, e.g. " + quoted_examples(examples) +
+    warnings.push_back(std::to_string(unclosed) +
+                       " NVTX ranges were never closed (missing pop "
+                       "or end, e.g. " +
+                       quoted_examples(examples) +
                        "); each was closed at the end of its iteration");
   }
 }

@@ -34,7 +34,8 @@ __global__ void bias_gradient_kernel(float* bias_grad, const float* grad, int ro
   __shared__ float partial[kThreads];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  for (int c = threadIdx.x; c < cols; c += blockDim.x) sum += grad[static_cast<long>(c) * rows + row];
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    sum += grad[static_cast<long>(c) * rows + row];
   partial[threadIdx.x] = sum;
   __syncthreads();
   for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
@@ -71,12 +72,14 @@ void relu_backward(float* grad, const float* y, int rows, int cols, cudaStream_t
 }
 
 void bias_gradient(float* bias_grad, const float* grad, int rows, int cols, cudaStream_t stream) {
-  bias_gradient_kernel<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(bias_grad, grad, rows, cols);
+  bias_gradient_kernel<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(bias_grad, grad, rows,
+                                                                             cols);
 }
 
 void loss_gradient(float* grad, const float* y, int rows, int cols, cudaStream_t stream) {
   const long n = static_cast<long>(rows) * cols;
-  loss_gradient_kernel<<<blocks_for(n), kThreads, 0, stream>>>(grad, y, n, 1.0f / static_cast<float>(cols));
+  loss_gradient_kernel<<<blocks_for(n), kThreads, 0, stream>>>(grad, y, n,
+                                                               1.0f / static_cast<float>(cols));
 }
 
 void sgd_step(float* w, const float* w_grad, long n, float lr, cudaStream_t stream) {

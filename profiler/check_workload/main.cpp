@@ -48,12 +48,18 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
     const char* value = argv[++i];
-    if (flag == "--out") o.out = value;
-    else if (flag == "--iterations") o.iterations = positive(flag, value, 1);
-    else if (flag == "--warmup") o.warmup = positive(flag, value, 0);
-    else if (flag == "--batch") o.batch = positive(flag, value, 1);
-    else if (flag == "--width") o.width = positive(flag, value, 2);
-    else throw std::invalid_argument("unknown option " + flag);
+    if (flag == "--out")
+      o.out = value;
+    else if (flag == "--iterations")
+      o.iterations = positive(flag, value, 1);
+    else if (flag == "--warmup")
+      o.warmup = positive(flag, value, 0);
+    else if (flag == "--batch")
+      o.batch = positive(flag, value, 1);
+    else if (flag == "--width")
+      o.width = positive(flag, value, 2);
+    else
+      throw std::invalid_argument("unknown option " + flag);
   }
   if (o.out.empty()) throw std::invalid_argument("--out is required");
   if (o.warmup >= o.iterations) throw std::invalid_argument("--warmup must be below --iterations");
@@ -121,7 +127,8 @@ int run(const Options& o) {
     net.sgd_step(1e-6f);
     nvtxRangePop();
     check(cudaStreamSynchronize(main_stream), "cudaStreamSynchronize");
-    step_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    step_s.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
     nvtxRangePop();
   }
 

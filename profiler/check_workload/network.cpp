@@ -85,9 +85,13 @@ int64_t Network::weight_bytes(int layer) const {
   return int64_t{layers_[layer].in} * layers_[layer].out * int64_t{sizeof(float)};
 }
 
-int64_t Network::bias_bytes(int layer) const { return int64_t{layers_[layer].out} * int64_t{sizeof(float)}; }
+int64_t Network::bias_bytes(int layer) const {
+  return int64_t{layers_[layer].out} * int64_t{sizeof(float)};
+}
 
-const float* Network::input_of(int layer) const { return layer == 0 ? input_ : layers_[layer - 1].y; }
+const float* Network::input_of(int layer) const {
+  return layer == 0 ? input_ : layers_[layer - 1].y;
+}
 
 void Network::forward(int index) {
   Layer& layer = layers_[index];
@@ -142,7 +146,8 @@ void Network::backward(int index) {
 
 void Network::sgd_step(float learning_rate) {
   for (Layer& layer : layers_) {
-    scalecast::check::sgd_step(layer.w, layer.w_grad, int64_t{layer.in} * layer.out, learning_rate, main_);
+    scalecast::check::sgd_step(layer.w, layer.w_grad, int64_t{layer.in} * layer.out, learning_rate,
+                               main_);
     scalecast::check::sgd_step(layer.b, layer.b_grad, layer.out, learning_rate, main_);
   }
   check(cudaGetLastError(), "sgd_step");

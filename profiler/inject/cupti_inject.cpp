@@ -96,16 +96,25 @@ void CUPTIAPI on_nvtx_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId 
     case CUPTI_CBID_NVTX_nvtxRangePushA:
     case CUPTI_CBID_NVTX_nvtxRangePushW:
     case CUPTI_CBID_NVTX_nvtxRangePushEx:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: ++s.pushes; break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+      ++s.pushes;
+      break;
     case CUPTI_CBID_NVTX_nvtxRangePop:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop: ++s.pops; break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+      ++s.pops;
+      break;
     case CUPTI_CBID_NVTX_nvtxRangeStartA:
     case CUPTI_CBID_NVTX_nvtxRangeStartW:
     case CUPTI_CBID_NVTX_nvtxRangeStartEx:
-    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: ++s.starts; break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx:
+      ++s.starts;
+      break;
     case CUPTI_CBID_NVTX_nvtxRangeEnd:
-    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd: ++s.ends; break;
-    default: break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
+      ++s.ends;
+      break;
+    default:
+      break;
   }
 }
 
@@ -192,9 +201,9 @@ void start_recording_once() {
   // The NVTX callbacks only count range calls (a check on lost records); without them the
   // markers are still recorded.
   CUpti_SubscriberHandle subscriber = nullptr;
-  s.counting_nvtx = cupti_ok(cuptiSubscribe(&subscriber, on_nvtx_call, nullptr), "cuptiSubscribe") &&
-                    cupti_ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX),
-                             "cuptiEnableDomain(NVTX)");
+  s.counting_nvtx =
+      cupti_ok(cuptiSubscribe(&subscriber, on_nvtx_call, nullptr), "cuptiSubscribe") &&
+      cupti_ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX), "cuptiEnableDomain(NVTX)");
   std::atexit(finish_recording);
 }
 
@@ -227,7 +236,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
   void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
   void* symbol = cupti ? dlsym(cupti, "InitializeInjectionNvtx2") : nullptr;
   if (symbol == nullptr) {
-    report(std::string(info.dli_fname) + " has no InitializeInjectionNvtx2; NVTX ranges will not be recorded");
+    report(std::string(info.dli_fname) +
+           " has no InitializeInjectionNvtx2; NVTX ranges will not be recorded");
     return 0;
   }
   return reinterpret_cast<NvtxInitializeInjectionNvtxFunc_t>(symbol)(get_export_table);

@@ -2,12 +2,11 @@
 #include "profiler/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <unistd.h>
 
 namespace scalecast::profiler {
 namespace {

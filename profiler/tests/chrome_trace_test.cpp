@@ -31,11 +31,13 @@ TEST(ChromeTrace, TracksPerStreamAndNvtxRanges) {
   const nlohmann::json* range = nullptr;
   for (const nlohmann::json& e : trace.at("traceEvents")) {
     if (e.at("ph") == "M") track_names.insert(e.at("args").at("name").get<std::string>());
-    if (e.at("ph") == "X" && e.at("name") == "bias_relu(float*, float const*, int, int)") bias_relu = &e;
+    if (e.at("ph") == "X" && e.at("name") == "bias_relu(float*, float const*, int, int)")
+      bias_relu = &e;
     if (e.at("ph") == "X" && e.at("name") == "fwd:fc1") range = &e;
   }
-  EXPECT_EQ(track_names, (std::set<std::string>{"NVTX ranges", "thread 5", "GPU 0: NVIDIA H100 80GB HBM3",
-                                                "stream 13", "stream 14"}));
+  EXPECT_EQ(track_names,
+            (std::set<std::string>{"NVTX ranges", "thread 5", "GPU 0: NVIDIA H100 80GB HBM3",
+                                   "stream 13", "stream 14"}));
   ASSERT_NE(bias_relu, nullptr);
   EXPECT_EQ(bias_relu->at("tid"), 13);
   EXPECT_DOUBLE_EQ(bias_relu->at("ts").get<double>(), 1.0);  // us after the first record

@@ -16,7 +16,8 @@ ActivityLog sample_log() {
   ActivityLog log;
   log.devices.push_back(Device{0, "NVIDIA H100 80GB HBM3"});
   log.range_starts.push_back(RangeStart{1, 77, 1000, "", "iteration"});
-  log.range_starts.push_back(RangeStart{2, 77, 1100, "my\tdomain", "aten::cat, seq = 3\nline two \\ end"});
+  log.range_starts.push_back(
+      RangeStart{2, 77, 1100, "my\tdomain", "aten::cat, seq = 3\nline two \\ end"});
   log.range_ends.push_back(RangeEnd{2, 77, 1500});
   log.range_ends.push_back(RangeEnd{1, 77, 9000});
   log.api_calls.push_back(ApiCall{55, 77, 1200, 1210});
@@ -96,7 +97,8 @@ TEST(DumpFormat, TruncationMessagesSayWhere) {
 }
 
 TEST(DumpFormat, CorruptHeaderAndRecordsAreRejected) {
-  EXPECT_EQ(error_of(""), "test.activity: byte 0: empty file: expected the header 'scalecast-activity\\t1'");
+  EXPECT_EQ(error_of(""),
+            "test.activity: byte 0: empty file: expected the header 'scalecast-activity\\t1'");
   EXPECT_NE(error_of("nvprof 1\nend\t0\n").find("line 1 (byte 0): not a scalecast activity dump"),
             std::string::npos);
   EXPECT_NE(error_of("scalecast-activity\t2\nend\t0\n").find("unsupported dump version 2"),
@@ -104,18 +106,23 @@ TEST(DumpFormat, CorruptHeaderAndRecordsAreRejected) {
   const std::string header = "scalecast-activity\t1\n";
   EXPECT_EQ(error_of(header + "kernel\t1\t0\t7\tabc\t20\tk\nend\t1\n"),
             "test.activity: line 2 (byte 21): expected an unsigned integer for start, got 'abc'");
-  EXPECT_NE(error_of(header + "kernel\t1\t0\t7\t30\t20\tk\nend\t1\n").find("end 20 is before start 30"),
+  EXPECT_NE(
+      error_of(header + "kernel\t1\t0\t7\t30\t20\tk\nend\t1\n").find("end 20 is before start 30"),
+      std::string::npos);
+  EXPECT_NE(error_of(header + "api\t1\t2\t3\nend\t1\n")
+                .find("a 'api' record has 5 tab-separated fields, got 4"),
             std::string::npos);
-  EXPECT_NE(error_of(header + "api\t1\t2\t3\nend\t1\n").find("a 'api' record has 5 tab-separated fields, got 4"),
+  EXPECT_NE(error_of(header + "gpu\t1\nend\t1\n").find("unknown record kind 'gpu'"),
             std::string::npos);
-  EXPECT_NE(error_of(header + "gpu\t1\nend\t1\n").find("unknown record kind 'gpu'"), std::string::npos);
   EXPECT_NE(error_of(header + "device\t0\tbad\\q\nend\t1\n").find("bad escape"), std::string::npos);
   EXPECT_NE(error_of(header + "dropped\t0\nend\t2\n").find("says 2 records but 1 were read"),
             std::string::npos);
-  EXPECT_NE(error_of(header + "end\t0\ndropped\t0\n").find("line 3 (byte 27): data after the 'end' trailer"),
+  EXPECT_NE(error_of(header + "end\t0\ndropped\t0\n")
+                .find("line 3 (byte 27): data after the 'end' trailer"),
             std::string::npos);
-  EXPECT_NE(error_of(header + "range_start\t99999999999\t1\t2\t\tx\nend\t1\n").find("exceeds 32 bits"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(header + "range_start\t99999999999\t1\t2\t\tx\nend\t1\n").find("exceeds 32 bits"),
+      std::string::npos);
 }
 
 TEST(DumpFormat, ReadsTheRecordedSample) {
@@ -137,9 +144,12 @@ TEST(DumpFormat, DamagedSampleFilesNameTheProblem) {
     return std::string();
   };
   EXPECT_NE(message("truncated.activity").find("truncated record"), std::string::npos);
-  EXPECT_NE(message("truncated.activity").find(kData + "/truncated.activity: line "), std::string::npos);
-  EXPECT_NE(message("corrupt_header.activity").find("not a scalecast activity dump"), std::string::npos);
-  EXPECT_NE(message("unsupported_version.activity").find("unsupported dump version 7"), std::string::npos);
+  EXPECT_NE(message("truncated.activity").find(kData + "/truncated.activity: line "),
+            std::string::npos);
+  EXPECT_NE(message("corrupt_header.activity").find("not a scalecast activity dump"),
+            std::string::npos);
+  EXPECT_NE(message("unsupported_version.activity").find("unsupported dump version 7"),
+            std::string::npos);
   EXPECT_NE(message("missing.activity").find("cannot open"), std::string::npos);
 }
 

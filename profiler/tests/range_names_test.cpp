@@ -51,7 +51,8 @@ TEST(RangeNames, EmitNvtxForwardOps) {
   EXPECT_FALSE(plain.seq.has_value());
   EXPECT_FALSE(classify_range("aten::view, sizes = [[1, 2]]", "iteration").seq.has_value());
   // "aten::convolution_backward" is an op called inside a backward node, not a node itself.
-  EXPECT_FALSE(classify_range("aten::convolution_backward, seq = 9", "iteration").phase.has_value());
+  EXPECT_FALSE(
+      classify_range("aten::convolution_backward, seq = 9", "iteration").phase.has_value());
 }
 
 TEST(RangeNames, EmitNvtxBackwardNodes) {

@@ -12,7 +12,8 @@ namespace scalecast::profiler {
 namespace {
 
 TEST(SampleDump, CheckWorkloadLayout) {
-  const ActivityLog log = read_dump(std::string(SCALECAST_PROFILER_TEST_DATA) + "/check_workload.activity");
+  const ActivityLog log =
+      read_dump(std::string(SCALECAST_PROFILER_TEST_DATA) + "/check_workload.activity");
   const Attribution a = attribute(log, AttributionOptions{"iteration", 1});
   EXPECT_TRUE(a.warnings.empty()) << ::testing::PrintToString(a.warnings);
   std::ostringstream csv;

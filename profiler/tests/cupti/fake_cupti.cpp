@@ -33,13 +33,19 @@ State& state() {
 
 size_t record_size(CUpti_ActivityKind kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return sizeof(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return sizeof(CUpti_ActivityMemcpy6);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
-    case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(CUpti_ActivityMarker2);
-    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
-    default: return 0;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return sizeof(CUpti_ActivityAPI);
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      return sizeof(CUpti_ActivityMarker2);
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      return sizeof(CUpti_ActivityDevice5);
+    default:
+      return 0;
   }
 }
 
@@ -95,7 +101,8 @@ void deliver() {
     append(buffer, used, marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 2, 200, nullptr));
     append(buffer, used, marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 1000, nullptr));
   }
-  if (on(CUPTI_ACTIVITY_KIND_RUNTIME)) append(buffer, used, api(CUPTI_ACTIVITY_KIND_RUNTIME, 5, 120));
+  if (on(CUPTI_ACTIVITY_KIND_RUNTIME))
+    append(buffer, used, api(CUPTI_ACTIVITY_KIND_RUNTIME, 5, 120));
   if (on(CUPTI_ACTIVITY_KIND_DRIVER)) append(buffer, used, api(CUPTI_ACTIVITY_KIND_DRIVER, 6, 140));
   if (on(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
     CUpti_ActivityKernel10 kernel{};
@@ -151,7 +158,8 @@ CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFun
   return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain) {
+CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle,
+                              CUpti_CallbackDomain domain) {
   if (domain == CUPTI_CB_DOMAIN_NVTX) state().nvtx_domain = enable != 0;
   return CUPTI_SUCCESS;
 }
@@ -161,7 +169,8 @@ CUptiResult cuptiActivityFlushAll(uint32_t) {
   return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_size, CUpti_Activity** record) {
+CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_size,
+                                       CUpti_Activity** record) {
   size_t offset = 0;
   if (*record != nullptr) {
     const size_t size = record_size((*record)->kind);

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dlopen: %s\n", dlerror());
     return 1;
   }
-  auto nvtx = reinterpret_cast<NvtxInitializeInjectionNvtxFunc_t>(dlsym(library, "InitializeInjectionNvtx2"));
+  auto nvtx = reinterpret_cast<NvtxInitializeInjectionNvtxFunc_t>(
+      dlsym(library, "InitializeInjectionNvtx2"));
   auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
   if (!nvtx || !init || nvtx(nullptr) != 1 || init() != 1) {
     std::fprintf(stderr, "the injection entry points failed\n");
