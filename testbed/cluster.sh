@@ -2,8 +2,8 @@
 # A live test cluster on one machine: N hosts as network namespaces on a bridge, each link shaped
 # with tc to a rate and delay; runs a command in every host as a launcher would, then tears down.
 #
-# usage: testbed/cluster.sh [--hosts N] [--rate 1gbit] [--delay 50us] [--port 29500]
-#                           [--grace SECONDS] [--verbose] -- COMMAND [ARGS...]
+# usage: testbed/cluster.sh [--hosts N] [--rate 1gbit] [--delay 50us] [--queue BYTES]
+#                           [--port 29500] [--grace SECONDS] [--verbose] -- COMMAND [ARGS...]
 #
 # Every host runs COMMAND with RANK (= host index), WORLD_SIZE, MASTER_ADDR (host 0) and
 # MASTER_PORT set, so `scalecast execute` (or torchrun-style programs) find each other. Host 0's
@@ -11,20 +11,21 @@
 # Hosts are 10.77.0.1 .. 10.77.0.N on a bridge in a namespace of its own: no default route, no
 # NAT, nothing reaches outside addresses. Each host's uplink is shaped to --rate with --delay
 # (htb, and netem where the kernel has it); each bridge port is shaped to --rate towards its host,
-# so incast at a host queues as at a switch port.
+# so incast at a host queues as at a switch port; every queue holds --queue bytes (512000).
 #
 # Exit status: COMMAND's (the first host that failed), 77 where namespaces cannot be made here
 # (not root, no `ip`/`tc`), 2 for bad usage. Everything is removed on exit, also on failure,
 # Ctrl-C or TERM. The variable SCALECAST_TESTBED_DELAY tells COMMAND the delay actually added.
 set -u
 
-hosts=4 rate=1gbit delay=50us port=29500 grace=60 verbose=0
+hosts=4 rate=1gbit delay=50us queue=512000 port=29500 grace=60 verbose=0
 usage() { sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --hosts) hosts=${2:?}; shift 2 ;;
     --rate) rate=${2:?}; shift 2 ;;
     --delay) delay=${2:?}; shift 2 ;;
+    --queue) queue=${2:?}; shift 2 ;;
     --port) port=${2:?}; shift 2 ;;
     --grace) grace=${2:?}; shift 2 ;;
     --verbose) verbose=1; shift ;;
@@ -34,7 +35,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ $# -gt 0 ] || { echo "cluster.sh: no COMMAND after --" >&2; usage; }
-case "$hosts" in ''|*[!0-9]*) echo "cluster.sh: --hosts expects a number, got '$hosts'" >&2; exit 2 ;; esac
+for n in "$hosts" "$queue"; do
+  case "$n" in ''|*[!0-9]*) echo "cluster.sh: --hosts and --queue expect numbers, got '$n'" >&2; exit 2 ;; esac
+done
 if [ "$hosts" -lt 1 ] || [ "$hosts" -gt 250 ]; then echo "cluster.sh: --hosts must be 1..250" >&2; exit 2; fi
 
 skip() { echo "cluster.sh: SKIP: $*" >&2; exit 77; }
@@ -67,17 +70,22 @@ ip netns add "$switch" 2>"$logs/err" || skip "cannot create a network namespace:
 namespaces+=("$switch")
 ip -n "$switch" link add br0 type bridge && ip -n "$switch" link set br0 up || exit 1
 
-# htb on a link's egress at the rate; netem below it for the delay where available.
+# htb on a link's egress at the rate, over a queue of --queue bytes (a switch port's buffer: a
+# deeper one, with veth's 64 KB segments, lets one direction's data delay the other's ACKs by
+# seconds); netem for the delay on the host side, where the kernel has it.
 netem=1
 shape() {  # namespace device with_delay
   tc -n "$1" qdisc add dev "$2" root handle 1: htb default 1 r2q 1000 || return 1
   tc -n "$1" class add dev "$2" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" || return 1
   if [ "$3" = 1 ] && [ "$netem" = 1 ]; then
-    if ! tc -n "$1" qdisc add dev "$2" parent 1:1 handle 10: netem delay "$delay" limit 100000 2>/dev/null; then
-      netem=0
-      echo "cluster.sh: warning: this kernel has no netem qdisc: links get the rate but no added delay" >&2
+    if tc -n "$1" qdisc add dev "$2" parent 1:1 handle 10: netem delay "$delay" limit "$((queue / 1500 + 1))" \
+         2>/dev/null; then
+      return 0
     fi
+    netem=0
+    echo "cluster.sh: warning: this kernel has no netem qdisc: links get the rate but no added delay" >&2
   fi
+  tc -n "$1" qdisc add dev "$2" parent 1:1 handle 10: bfifo limit "$queue"
 }
 
 for ((i = 0; i < hosts; i++)); do

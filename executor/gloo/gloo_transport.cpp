@@ -29,26 +29,28 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Gloo's rendezvous keys in the executor's store, under "gloo/".
+// Gloo's rendezvous keys in the executor's store, under a prefix of their own.
 class StoreAdapter : public gloo::rendezvous::Store {
  public:
-  StoreAdapter(StoreClient& client, milliseconds timeout) : client_(client), timeout_(timeout) {}
+  StoreAdapter(StoreClient& client, std::string prefix, milliseconds timeout)
+      : client_(client), prefix_(std::move(prefix)), timeout_(timeout) {}
   void set(const std::string& key, const std::vector<char>& data) override {
-    client_.set("gloo/" + key, std::string(data.begin(), data.end()));
+    client_.set(prefix_ + key, std::string(data.begin(), data.end()));
   }
   std::vector<char> get(const std::string& key) override {
-    const std::string v = client_.get("gloo/" + key, timeout_);
+    const std::string v = client_.get(prefix_ + key, timeout_);
     return {v.begin(), v.end()};
   }
   void wait(const std::vector<std::string>& keys) override { wait(keys, timeout_); }
   void wait(const std::vector<std::string>& keys, const milliseconds& timeout) override {
     std::vector<std::string> prefixed;
-    for (const auto& k : keys) prefixed.push_back("gloo/" + k);
+    for (const auto& k : keys) prefixed.push_back(prefix_ + k);
     client_.wait(prefixed, timeout);
   }
 
  private:
   StoreClient& client_;
+  std::string prefix_;
   milliseconds timeout_;
 };
 
@@ -120,22 +122,15 @@ std::string local_address_towards(const std::string& host, int port) {
 
 class GlooTransport : public Transport {
  public:
-  explicit GlooTransport(const TransportSetup& setup) : timeout_(setup.timeout) {
+  explicit GlooTransport(const TransportSetup& setup) : rank_(setup.rank), timeout_(setup.timeout) {
     gloo::transport::tcp::attr attr;
     if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0')
       attr.iface = iface;
     else
       attr.hostname = local_address_towards(setup.master_addr, setup.master_port);
     auto device = gloo::transport::tcp::CreateDevice(attr);
-    auto context = std::make_shared<gloo::rendezvous::Context>(setup.rank, setup.world);
-    context->setTimeout(timeout_);
-    StoreAdapter store(*setup.store, timeout_);
-    try {
-      context->connectFullMesh(store, device);
-    } catch (const gloo::Exception& e) {
-      throw PeerError(-1, std::string("Gloo could not connect every rank: ") + e.what());
-    }
-    context_ = std::move(context);
+    upward_ = connect(setup, device, "gloo/up/");
+    downward_ = connect(setup, device, "gloo/down/");
   }
 
   std::string name() const override { return "gloo"; }
@@ -147,7 +142,7 @@ class GlooTransport : public Transport {
     std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> buffers;
     for (const PeerOp& op : ops) {
       memory.push_back(pool_.borrow(op.bytes));
-      buffers.push_back(context_->createUnboundBuffer(memory.back().data(), op.bytes));
+      buffers.push_back(context_for(op)->createUnboundBuffer(memory.back().data(), op.bytes));
     }
     auto failed = [](const PeerOp& op, const std::string& why) {
       return PeerError(op.peer, std::string(op.send ? "sending to" : "receiving from") + " rank " +
@@ -183,7 +178,7 @@ class GlooTransport : public Transport {
     const double start = clock();
     try {
       if (op == CommOp::allreduce) {
-        gloo::AllreduceOptions o(context_);
+        gloo::AllreduceOptions o(upward_);
         o.setOutput(data, count);
         o.setAlgorithm(algorithm == AllreduceAlgorithm::halving_doubling ? gloo::AllreduceOptions::Algorithm::BCUBE
                                                                           : gloo::AllreduceOptions::Algorithm::RING);
@@ -192,7 +187,7 @@ class GlooTransport : public Transport {
         o.setTimeout(timeout_);
         gloo::allreduce(o);
       } else if (op == CommOp::reduce) {
-        gloo::ReduceOptions o(context_);
+        gloo::ReduceOptions o(upward_);
         o.setOutput(data, count);
         o.setRoot(0);
         o.setReduceFunction(sum);
@@ -200,7 +195,7 @@ class GlooTransport : public Transport {
         o.setTimeout(timeout_);
         gloo::reduce(o);
       } else if (op == CommOp::broadcast) {
-        gloo::BroadcastOptions o(context_);
+        gloo::BroadcastOptions o(upward_);
         o.setOutput(data, count);
         o.setRoot(0);
         o.setTag(tag);
@@ -230,13 +225,37 @@ class GlooTransport : public Transport {
   }
 
  private:
+  static std::shared_ptr<gloo::Context> connect(const TransportSetup& setup,
+                                                std::shared_ptr<gloo::transport::Device>& device,
+                                                const std::string& prefix) {
+    auto context = std::make_shared<gloo::rendezvous::Context>(setup.rank, setup.world);
+    context->setTimeout(setup.timeout);
+    StoreAdapter store(*setup.store, prefix, setup.timeout);
+    try {
+      context->connectFullMesh(store, device);
+    } catch (const gloo::Exception& e) {
+      throw PeerError(-1, std::string("Gloo could not connect every rank: ") + e.what());
+    }
+    return context;
+  }
+
+  // Data from a lower to a higher rank travels on one mesh, the other way on a second one. On one
+  // Gloo pair, transfers in opposite directions at once (a 2-rank ring, a pairwise exchange, a
+  // worker's push during a pull) shared its TCP connection badly: 2-host sendrecv on the 1 Gbps
+  // testbed reached 0.058 GB/s on one mesh, 0.109 GB/s with two.
+  const std::shared_ptr<gloo::Context>& context_for(const PeerOp& op) const {
+    const bool upward = op.send ? rank_ < op.peer : op.peer < rank_;
+    return upward ? upward_ : downward_;
+  }
+
   double since_epoch(std::chrono::steady_clock::time_point t) const {
     return std::chrono::duration<double>(t - epoch_).count();
   }
   double clock() const { return since_epoch(std::chrono::steady_clock::now()); }
 
+  int rank_;
   milliseconds timeout_;
-  std::shared_ptr<gloo::Context> context_;
+  std::shared_ptr<gloo::Context> upward_, downward_;
   ScratchPool pool_;
   uint32_t next_tag_ = 1;
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
