@@ -101,6 +101,10 @@ std::vector<MeasuredRow> read_measurements(const std::string& folder) {
   return rows;
 }
 
+std::string row_label(const MeasuredRow& r) {
+  return r.model + " " + r.network + " " + r.method + " " + std::to_string(r.gpus) + " GPUs";
+}
+
 std::vector<std::string> table_names(const std::vector<MeasuredRow>& rows) {
   std::vector<std::string> names;
   for (const auto& r : rows)

@@ -30,6 +30,8 @@ struct MeasuredRow {
 std::vector<MeasuredRow> read_measured_table(const std::string& path);
 // Every measured table in the folder (every *.csv except testbeds.csv), sorted by file name.
 std::vector<MeasuredRow> read_measurements(const std::string& folder);
+// "resnet50 10GbE-TCP bsp-ps 8 GPUs": how reports name a row.
+std::string row_label(const MeasuredRow& row);
 // The table names in the order their rows appear.
 std::vector<std::string> table_names(const std::vector<MeasuredRow>& rows);
 

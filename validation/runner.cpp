@@ -11,11 +11,19 @@
 namespace scalecast::validation {
 namespace {
 
-RowPrediction predict_case(const Case& c, const Cluster& cluster, const Backend& backend) {
+// One row through the backend; a failure names the row it happened on.
+RowPrediction predict_case(const MeasuredRow& row, const Case& c, const Cluster& cluster,
+                           const Backend& backend) {
   if (!c.expressible) return {};
   Scenario s = c.scenario;
   s.cluster = cluster;
-  return {true, predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
+  try {
+    return {true,
+            predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
+  } catch (const std::exception& e) {
+    throw std::runtime_error(row.file + ":" + std::to_string(row.line) + " (" + row_label(row) +
+                             ", " + backend.name() + "): " + e.what());
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -82,7 +90,8 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
            << " not expressible, backend " << v.backend << '\n';
   if (v.ran(Mode::zero_shot)) {
     for (std::size_t i = 0; i < v.rows.size(); ++i)
-      v.zero_shot.push_back(predict_case(v.cases[i], v.cases[i].scenario.cluster, *backend));
+      v.zero_shot.push_back(
+          predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
     progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
   }
   if (v.ran(Mode::calibrated)) {
@@ -103,8 +112,9 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
         if (v.rows[i].table != table || v.rows[i].network != network || !v.cases[i].expressible)
           continue;
         const Cluster& own = v.cases[i].scenario.cluster;
-        v.calibrated[i] = predict_case(
-            v.cases[i], g.fitted ? calibration::with_constants(own, g.fit.fitted) : own, *backend);
+        v.calibrated[i] =
+            predict_case(v.rows[i], v.cases[i],
+                         g.fitted ? calibration::with_constants(own, g.fit.fitted) : own, *backend);
       }
       v.fits.push_back(std::move(g));
     }

@@ -36,10 +36,6 @@ std::string ranking_text(const RankingTotal& r) {
 
 }  // namespace
 
-std::string row_label(const MeasuredRow& r) {
-  return r.model + " " + r.network + " " + r.method + " " + std::to_string(r.gpus) + " GPUs";
-}
-
 std::string subset_name(const SummaryLine& line) { return line.held_out_only ? "held-out" : "all"; }
 
 std::vector<SummaryLine> summary_lines(const ValidationResult& v) {

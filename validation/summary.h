@@ -27,7 +27,6 @@ std::vector<SummaryLine> summary_lines(const ValidationResult& v);
 const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::string& table,
                              Mode mode);
 
-std::string row_label(const MeasuredRow& row);     // "resnet50 10GbE-TCP bsp-ps 8 GPUs"
 std::string subset_name(const SummaryLine& line);  // "all" or "held-out"
 
 // format: "table" or "csv"; throws std::invalid_argument otherwise.
