@@ -2,12 +2,11 @@
 // arrived; the task ends when its last representative flow arrives. Ghosts left are cancelled.
 #include "sim/simgrid/comm_runner.h"
 
+#include <algorithm>
+#include <cmath>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
-
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -17,8 +16,8 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 bool reducible(const Task& t) {
-  return t.op == CommOp::allreduce &&
-         (t.algorithm == AllreduceAlgorithm::ring || t.algorithm == AllreduceAlgorithm::hierarchical);
+  return t.op == CommOp::allreduce && (t.algorithm == AllreduceAlgorithm::ring ||
+                                       t.algorithm == AllreduceAlgorithm::hierarchical);
 }
 
 }  // namespace

@@ -2,11 +2,10 @@
 // flows) and post their end; the controller gathers all events of an instant, then dispatches.
 #include "sim/simgrid/dag_controller.h"
 
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
-
 #include <cstdio>
 #include <mutex>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
 
 namespace scalecast::simgrid_backend {
 namespace {
@@ -15,16 +14,26 @@ namespace sg4 = simgrid::s4u;
 
 std::string track(const Task& t) {
   if (t.kind != TaskKind::comm) return "compute";
-  if (t.op == CommOp::push || t.op == CommOp::pull) return to_string(t.op) + " server " + std::to_string(t.server);
+  if (t.op == CommOp::push || t.op == CommOp::pull)
+    return to_string(t.op) + " server " + std::to_string(t.server);
   return "collective";
 }
 
 }  // namespace
 
 DagController::DagController(const Schedule& s, CommRunner& runner, sg4::Host* host, bool progress)
-    : s_(s), runner_(runner), host_(host), progress_(progress), n_(static_cast<int>(s.tasks.size())),
-      pending_(n_), ready_at_(n_, 0), start_(n_, 0), end_(n_, 0), dependents_(n_),
-      mutex_(sg4::Mutex::create()), wake_(sg4::ConditionVariable::create()) {
+    : s_(s),
+      runner_(runner),
+      host_(host),
+      progress_(progress),
+      n_(static_cast<int>(s.tasks.size())),
+      pending_(n_),
+      ready_at_(n_, 0),
+      start_(n_, 0),
+      end_(n_, 0),
+      dependents_(n_),
+      mutex_(sg4::Mutex::create()),
+      wake_(sg4::ConditionVariable::create()) {
   for (const Task& t : s.tasks) {
     pending_[t.id] = static_cast<int>(t.deps.size());
     for (int d : t.deps) dependents_[d].push_back(t.id);
@@ -70,8 +79,10 @@ void DagController::process(Batch& batch) {
   while (!batch.empty()) {
     const auto [kind, id] = batch.top();
     batch.pop();
-    if (kind == ready) on_ready(id);
-    else on_finish(id, batch);
+    if (kind == ready)
+      on_ready(id);
+    else
+      on_finish(id, batch);
   }
   dispatch();
 }
@@ -84,17 +95,22 @@ DagController::Key DagController::key(const Task& t) const {
 void DagController::on_ready(int id) {
   const Task& t = s_.tasks[id];
   ready_at_[id] = now_;
-  if (t.kind != TaskKind::comm) compute_ready_.push(id);
-  else if (t.op == CommOp::pull) start_ps(id);  // the credit was taken by its push
-  else comm_ready_.push({key(t), id});
+  if (t.kind != TaskKind::comm)
+    compute_ready_.push(id);
+  else if (t.op == CommOp::pull)
+    start_ps(id);  // the credit was taken by its push
+  else
+    comm_ready_.push({key(t), id});
 }
 
 void DagController::on_finish(int id, Batch& batch) {
   const Task& t = s_.tasks[id];
   end_[id] = now_;
   ++finished_;
-  if (t.kind != TaskKind::comm) compute_busy_ = false;
-  else if (!is_ps(t)) collective_busy_ = false;
+  if (t.kind != TaskKind::comm)
+    compute_busy_ = false;
+  else if (!is_ps(t))
+    collective_busy_ = false;
   if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
   for (int d : dependents_[id]) {
     ready_at_[d] = std::max(ready_at_[d], now_);
@@ -141,8 +157,10 @@ void DagController::dispatch() {
       continue;
     }
     in_flight_[window(t)] += t.bytes;
-    if (is_ps(t)) start_ps(t.id);
-    else committed_.push(t.id);
+    if (is_ps(t))
+      start_ps(t.id);
+    else
+      committed_.push(t.id);
   }
   for (const auto& entry : blocked) comm_ready_.push(entry);
   if (!collective_busy_ && !committed_.empty()) {
@@ -177,7 +195,8 @@ void DagController::report_progress() {
 Timeline DagController::timeline() const {
   Timeline tl;
   tl.backend = "simgrid";
-  for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
+  for (const Task& t : s_.tasks)
+    tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
   return tl;
 }
 

@@ -2,13 +2,12 @@
 // channel (FIFO or priority, ByteScheduler credit per window) and concurrent PS transfers.
 #pragma once
 
-#include <simgrid/s4u/ConditionVariable.hpp>
-#include <simgrid/s4u/Mutex.hpp>
-
 #include <chrono>
 #include <functional>
 #include <map>
 #include <queue>
+#include <simgrid/s4u/ConditionVariable.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -24,7 +23,8 @@ namespace scalecast::simgrid_backend {
 // every GPU exactly, and events carry rank -1 as the analytical backend's do.
 class DagController {
  public:
-  DagController(const Schedule& schedule, CommRunner& runner, simgrid::s4u::Host* host, bool progress);
+  DagController(const Schedule& schedule, CommRunner& runner, simgrid::s4u::Host* host,
+                bool progress);
 
   void operator()();  // the actor's body; returns when every task has finished
   bool complete() const { return finished_ == n_; }
@@ -33,7 +33,8 @@ class DagController {
  private:
   enum Kind { ready = 0, finish = 1 };  // same-instant order, as in the analytical backend
   using Key = std::tuple<double, double, int>;
-  using Batch = std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>>;
+  using Batch =
+      std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>>;
 
   void post(Kind kind, int id);
   void settle();
@@ -61,7 +62,8 @@ class DagController {
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr wake_;
   std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>> comm_ready_;
+  std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>
+      comm_ready_;
   std::queue<int> committed_;
   std::map<int, double> in_flight_;  // bytes committed per credit window
   double now_ = 0;

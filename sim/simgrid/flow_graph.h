@@ -13,15 +13,15 @@ struct Flow {
   int src = 0;
   int dst = 0;
   double bytes = 0;
-  int deps = 0;                // flows that must finish before this one starts
-  std::vector<int> next;       // flows that wait for this one
-  std::vector<int> mirrors;    // block form: ghosts that start and finish with this flow
-  bool ghost = false;          // block form: loads links; its finish is its image's
+  int deps = 0;              // flows that must finish before this one starts
+  std::vector<int> next;     // flows that wait for this one
+  std::vector<int> mirrors;  // block form: ghosts that start and finish with this flow
+  bool ghost = false;        // block form: loads links; its finish is its image's
 };
 
 struct FlowGraph {
   std::vector<Flow> flows;
-  size_t expanded = 0;         // transfers of the whole expansion
+  size_t expanded = 0;             // transfers of the whole expansion
   size_t representatives() const;  // flows whose finish counts (not ghosts)
 };
 

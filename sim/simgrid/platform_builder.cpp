@@ -2,12 +2,11 @@
 // Star zones keep routing linear in the size of the cluster: no table of GPU-to-GPU routes.
 #include "sim/simgrid/platform_builder.h"
 
+#include <algorithm>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
-
-#include <algorithm>
 #include <string>
 
 namespace scalecast::simgrid_backend {
@@ -33,28 +32,36 @@ class Builder {
     p_.gpus = c_.gpus();
     p_.endpoints.resize(c_.gpus() + servers_);
     const Topology& t = c_.topology;
-    const bool leaves = t.kind == "leaf-spine" && t.nodes_per_leaf > 0 && c_.nodes > t.nodes_per_leaf;
+    const bool leaves =
+        t.kind == "leaf-spine" && t.nodes_per_leaf > 0 && c_.nodes > t.nodes_per_leaf;
     auto* top = sg4::create_star_zone(leaves ? "spine" : "switch");
     if (leaves) {
       const int leaf_count = (c_.nodes + t.nodes_per_leaf - 1) / t.nodes_per_leaf;
-      const double uplink =
-          transport_.payload_capacity(t.nodes_per_leaf * c_.nic_bandwidth / std::max(1.0, t.oversubscription));
+      const double uplink = transport_.payload_capacity(t.nodes_per_leaf * c_.nic_bandwidth /
+                                                        std::max(1.0, t.oversubscription));
       for (int k = 0; k < leaf_count; ++k) {
-        auto* leaf = sg4::create_star_zone("leaf" + std::to_string(k));
+        const std::string leaf_name = "leaf" + std::to_string(k);
+        auto* leaf = sg4::create_star_zone(leaf_name);
         leaf->set_parent(top);
-        auto* sw = leaf->create_router("leaf" + std::to_string(k) + "-switch");
+        // SimGrid 3.32's star zone misroutes where it holds both zones and hosts or routers,
+        // so the leaf switch (the leaf's gateway) sits in a zone of its own.
+        auto* switch_zone = sg4::create_star_zone(leaf_name + "-switch");
+        switch_zone->set_parent(leaf);
+        auto* sw = switch_zone->create_router(leaf_name + "-switch-router");
+        switch_zone->seal();
+        leaf->add_route(switch_zone->get_netpoint(), nullptr, sw, nullptr, {}, true);
         for (int n = k * t.nodes_per_leaf; n < std::min(c_.nodes, (k + 1) * t.nodes_per_leaf); ++n)
           add_node(leaf, n);
         leaf->seal();
-        auto* up = duplex(top, "leaf" + std::to_string(k) + "-uplink", uplink, 0);
-        top->add_route(leaf->get_netpoint(), nullptr, sw, nullptr, {sg4::LinkInRoute(up, Dir::UP)}, true);
+        auto* up = duplex(top, leaf_name + "-uplink", uplink, 0);
+        top->add_route(leaf->get_netpoint(), nullptr, sw, nullptr, {sg4::LinkInRoute(up, Dir::UP)},
+                       true);
       }
     } else {
       for (int n = 0; n < c_.nodes; ++n) add_node(top, n);
     }
     const double server_nic = c_.ps.nic_bandwidth > 0 ? c_.ps.nic_bandwidth : c_.nic_bandwidth;
-    // Each server gets a zone of its own: SimGrid 3.32's star zone misroutes between a host
-    // and a sibling zone, so the top zone holds zones only.
+    // Each server gets a zone of its own, so that the top zone holds zones only (see above).
     for (int s = 0; s < servers_; ++s) {
       const std::string name = "server" + std::to_string(s);
       auto* zone = sg4::create_star_zone(name);
@@ -64,7 +71,9 @@ class Builder {
       host->seal();
       zone->seal();
       top->add_route(zone->get_netpoint(), nullptr, router, nullptr,
-                     network_path(top, name, server_nic, transport_.transfer_cap(false)), true);
+                     network_path(top, name, server_nic, transport_.transfer_cap(false),
+                                  transport_.access_latency()),
+                     true);
       p_.endpoints[c_.gpus() + s] = host;
     }
     top->seal();
@@ -88,20 +97,22 @@ class Builder {
       const std::string name = "gpu" + std::to_string(rank);
       auto* host = zone->create_host(name, 1.0);
       host->seal();
-      auto* fabric = duplex(zone, name + "-fabric", c_.fabric.link_bandwidth, c_.fabric.latency_s / 2);
+      auto* fabric =
+          duplex(zone, name + "-fabric", c_.fabric.link_bandwidth, transport_.access_latency());
       std::vector<sg4::LinkInRoute> up{sg4::LinkInRoute(fabric, Dir::UP)};
       if (bridge) up.emplace_back(bridge);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, true);
       p_.endpoints[rank] = host;
     }
     zone->seal();
-    parent->add_route(zone->get_netpoint(), nullptr, router, nullptr,
-                      network_path(parent, node, c_.nic_bandwidth, transport_.transfer_cap(true)), true);
+    parent->add_route(
+        zone->get_netpoint(), nullptr, router, nullptr,
+        network_path(parent, node, c_.nic_bandwidth, transport_.transfer_cap(true), 0), true);
   }
 
   // The links a machine's traffic crosses to its switch: per-transfer cap, then the NIC.
-  std::vector<sg4::LinkInRoute> network_path(sg4::NetZone* zone, const std::string& name, double line_rate,
-                                             double cap) {
+  std::vector<sg4::LinkInRoute> network_path(sg4::NetZone* zone, const std::string& name,
+                                             double line_rate, double cap, double latency_s) {
     std::vector<sg4::LinkInRoute> path;
     if (cap > 0) {
       auto* fatpipe = zone->create_link(name + "-transfer-cap", cap);
@@ -109,7 +120,7 @@ class Builder {
       fatpipe->seal();
       path.emplace_back(fatpipe);
     }
-    auto* nic = duplex(zone, name + "-nic", transport_.payload_capacity(line_rate), c_.net.latency_s / 2);
+    auto* nic = duplex(zone, name + "-nic", transport_.payload_capacity(line_rate), latency_s);
     p_.nic_links.insert(nic->get_link_up());
     p_.nic_links.insert(nic->get_link_down());
     path.emplace_back(nic, Dir::UP);
@@ -124,19 +135,28 @@ class Builder {
 
 std::string sharing_name(sg4::Link::SharingPolicy s) {
   switch (s) {
-    case sg4::Link::SharingPolicy::SHARED: return "shared";
-    case sg4::Link::SharingPolicy::FATPIPE: return "fatpipe";
-    case sg4::Link::SharingPolicy::SPLITDUPLEX: return "splitduplex";
-    case sg4::Link::SharingPolicy::WIFI: return "wifi";
-    case sg4::Link::SharingPolicy::NONLINEAR: return "nonlinear";
+    case sg4::Link::SharingPolicy::SHARED:
+      return "shared";
+    case sg4::Link::SharingPolicy::FATPIPE:
+      return "fatpipe";
+    case sg4::Link::SharingPolicy::SPLITDUPLEX:
+      return "splitduplex";
+    case sg4::Link::SharingPolicy::WIFI:
+      return "wifi";
+    case sg4::Link::SharingPolicy::NONLINEAR:
+      return "nonlinear";
   }
   return "unknown";
 }
 
-nlohmann::json route_json(const Platform& p, int src, int dst, const std::string& kind) {
+nlohmann::json route_json(const Platform& p, const TransportModel& transport, int src, int dst,
+                          const std::string& kind) {
   std::vector<sg4::Link*> links;
-  double latency = 0;
-  p.endpoints[src]->route_to(p.endpoints[dst], links, &latency);
+  double nominal = 0;
+  p.endpoints[src]->route_to(p.endpoints[dst], links, &nominal);
+  const bool network =
+      std::any_of(links.begin(), links.end(), [&](auto* l) { return p.nic_links.count(l) > 0; });
+  const double latency = transport.route_latency(network);
   nlohmann::json names = nlohmann::json::array();
   for (const auto* l : links) names.push_back(l->get_name());
   return {{"kind", kind},
@@ -152,7 +172,7 @@ Platform build_platform(const Cluster& cluster, int servers, const TransportMode
   return Builder(cluster, servers, transport).build();
 }
 
-nlohmann::json describe_platform(const Platform& p) {
+nlohmann::json describe_platform(const Platform& p, const TransportModel& transport) {
   nlohmann::json hosts = nlohmann::json::array(), links = nlohmann::json::array();
   for (size_t e = 0; e < p.endpoints.size(); ++e)
     hosts.push_back({{"name", p.endpoints[e]->get_name()},
@@ -163,23 +183,32 @@ nlohmann::json describe_platform(const Platform& p) {
   for (const auto* l : all)
     links.push_back({{"name", l->get_name()},
                      {"bandwidth_Bps", l->get_bandwidth()},
-                     {"latency_s", l->get_latency()},
+                     {"nominal_latency_s", l->get_latency()},
                      {"sharing", sharing_name(l->get_sharing_policy())},
                      {"nic", p.nic_links.count(l) > 0}});
   // One route of each kind the platform has; the rest follow by symmetry.
   nlohmann::json routes = nlohmann::json::array();
   const int gpus = p.gpus;
   const auto node_of = [&](int r) { return p.endpoints[r]->get_englobing_zone(); };
-  if (gpus > 1 && node_of(0) == node_of(1)) routes.push_back(route_json(p, 0, 1, "intra-node"));
+  if (gpus > 1 && node_of(0) == node_of(1))
+    routes.push_back(route_json(p, transport, 0, 1, "intra-node"));
   bool inter_node = false, inter_leaf = false;
   for (int r = 1; r < gpus && !(inter_node && inter_leaf); ++r) {
     if (node_of(r) == node_of(0)) continue;
     bool& seen = node_of(r)->get_parent() == node_of(0)->get_parent() ? inter_node : inter_leaf;
-    if (!seen) routes.push_back(route_json(p, 0, r, &seen == &inter_node ? "inter-node" : "inter-leaf"));
+    if (!seen)
+      routes.push_back(
+          route_json(p, transport, 0, r, &seen == &inter_node ? "inter-node" : "inter-leaf"));
     seen = true;
   }
-  if (static_cast<int>(p.endpoints.size()) > gpus) routes.push_back(route_json(p, 0, gpus, "to-server"));
-  return {{"hosts", hosts}, {"links", links}, {"routes", routes}};
+  if (static_cast<int>(p.endpoints.size()) > gpus)
+    routes.push_back(route_json(p, transport, 0, gpus, "to-server"));
+  return {{"hosts", hosts},
+          {"links", links},
+          {"routes", routes},
+          {"latency",
+           "link latencies are nominal (equal sharing penalties); a route's latency_s is what a "
+           "transfer pays"}};
 }
 
 }  // namespace scalecast::simgrid_backend

@@ -33,12 +33,13 @@ struct Platform {
 // a fatpipe that caps each transfer (TCP streams, host staging) where the transport has a cap,
 // then the split-duplex NIC, which joins a star zone per leaf switch (leaf-spine, with a
 // split-duplex uplink of nodes_per_leaf * nic / oversubscription) or the single switch.
-// Dedicated servers hang off the top switch with their own NIC (and cap). Latencies: half the
-// fabric's per hop on each fabric link, half the transport's one-way latency on each NIC half.
+// Dedicated servers hang off the top switch with their own NIC (and cap). Only the links where
+// routes begin and end (GPU fabric links, server NICs) carry a latency, the transport model's
+// nominal one, so every route sums to the same; its latency factor gives each its real latency.
 Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport);
 
-// Hosts, links (bandwidth B/s, latency s, sharing) and the routes of one transfer of each kind
-// (GPU to GPU in a node, across nodes, across leaves, to a server), for inspection.
-nlohmann::json describe_platform(const Platform& platform);
+// Hosts, links (bandwidth B/s, nominal latency, sharing) and the routes of one transfer of each
+// kind (GPU to GPU in a node, across nodes, across leaves, to a server), for inspection.
+nlohmann::json describe_platform(const Platform& platform, const TransportModel& transport);
 
 }  // namespace scalecast::simgrid_backend

@@ -8,7 +8,8 @@
 namespace scalecast {
 namespace {
 
-void add(const std::string& name, const std::string& description, simgrid_backend::ExpansionMode mode) {
+void add(const std::string& name, const std::string& description,
+         simgrid_backend::ExpansionMode mode) {
   register_backend({name, description, [name, mode] {
                       simgrid_backend::ReplayOptions options;
                       options.expansion = mode;
@@ -24,8 +25,10 @@ void register_simgrid_backend() {
       "SimGrid S4U flow-level replay on a generated platform (CM02 sharing, calibrated transport); "
       "exact reductions above 64 GPUs",
       ExpansionMode::automatic);
-  add("simgrid-full", "SimGrid replay with every transfer of every step simulated", ExpansionMode::full);
-  add("simgrid-reduced", "SimGrid replay with its exact reductions at any size", ExpansionMode::reduced);
+  add("simgrid-full", "SimGrid replay with every transfer of every step simulated",
+      ExpansionMode::full);
+  add("simgrid-reduced", "SimGrid replay with its exact reductions at any size",
+      ExpansionMode::reduced);
 }
 
 }  // namespace scalecast

@@ -2,13 +2,13 @@
 // controller and collect the timeline, the notes on what was modelled, and the cost of the run.
 #include "sim/simgrid/replay.h"
 
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
 #include <sys/resource.h>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <chrono>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <stdexcept>
 
 #include "sim/simgrid/comm_runner.h"
@@ -48,14 +48,19 @@ CommOptions comm_options(const Schedule& s, const ReplayOptions& o) {
   return out;
 }
 
-std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o, const CommStats& st) {
+std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o,
+                                         const CommStats& st) {
   std::vector<std::string> out;
-  out.push_back("transfers start when their source has received what they carry (data dependencies), "
-                "not at a barrier per step; " + std::to_string(st.transfers_simulated) + " flows simulated for " +
-                std::to_string(st.transfers_expanded) + " expanded transfers");
+  out.push_back(
+      "transfers start when their source has received what they carry (data dependencies), "
+      "not at a barrier per step; " +
+      std::to_string(st.transfers_simulated) + " flows simulated for " +
+      std::to_string(st.transfers_expanded) + " expanded transfers");
   if (o.collectives_alone)
-    out.push_back("collectives run alone on the network: each distinct (op, algorithm, bytes) simulated once, " +
-                  std::to_string(st.collectives_reused) + " reused (exact)");
+    out.push_back(
+        "collectives run alone on the network: each distinct (op, algorithm, bytes) simulated "
+        "once, " +
+        std::to_string(st.collectives_reused) + " reused (exact)");
   if (st.collectives_reduced > 0) {
     std::string note = "reduction: " + std::to_string(st.collectives_reduced) +
                        " ring/hierarchical all-reduces replayed as one symmetry block of " +
@@ -77,7 +82,8 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const TransportModel transport(schedule.cluster);
   transport.configure_engine();
   const Cluster& c = schedule.cluster;
-  const int servers = has_ps(schedule) && c.ps.placement != "colocated" ? c.ps.count(c.nodes, c.gpus()) : 0;
+  const int servers =
+      has_ps(schedule) && c.ps.placement != "colocated" ? c.ps.count(c.nodes, c.gpus()) : 0;
   const Platform platform = build_platform(c, servers, transport);
   transport.install_latency_factor(platform);
 
@@ -87,21 +93,26 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   sg4::Actor::create("controller", platform.endpoints.at(0), [&controller] { controller(); });
   engine.run();
   if (!controller.complete())
-    throw std::runtime_error("simgrid replay stopped before every task ran: the schedule's dependencies "
-                             "cannot all be met");
+    throw std::runtime_error(
+        "simgrid replay stopped before every task ran: the schedule's dependencies "
+        "cannot all be met");
 
   ReplayResult r;
   r.timeline = controller.timeline();
   r.timeline.notes = transport.describe();
   r.timeline.notes.push_back("platform: " + std::to_string(platform.endpoints.size()) + " hosts, " +
-                             std::to_string(engine.get_link_count()) + " links, " + c.topology.kind);
-  r.timeline.notes.push_back("one compute stream for all GPUs: compute tasks are alike on every GPU and "
-                             "each communication task ends on all of them together");
-  for (auto& note : expansion_notes(schedule, comm, runner.stats())) r.timeline.notes.push_back(std::move(note));
+                             std::to_string(engine.get_link_count()) + " links, " +
+                             c.topology.kind);
+  r.timeline.notes.push_back(
+      "one compute stream for all GPUs: compute tasks are alike on every GPU and "
+      "each communication task ends on all of them together");
+  for (auto& note : expansion_notes(schedule, comm, runner.stats()))
+    r.timeline.notes.push_back(std::move(note));
   r.stats.transfers_expanded = runner.stats().transfers_expanded;
   r.stats.transfers_simulated = runner.stats().transfers_simulated;
   r.stats.reduced = runner.stats().collectives_reduced > 0;
-  r.stats.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  r.stats.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   r.stats.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB

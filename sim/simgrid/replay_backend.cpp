@@ -2,8 +2,9 @@
 // (doubles keep every digit), and dumps the generated platform the same way.
 #include "sim/simgrid/replay_backend.h"
 
-#include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
+
+#include <simgrid/s4u/Engine.hpp>
 
 #include "sim/simgrid/isolated_run.h"
 #include "sim/simgrid/platform_builder.h"
@@ -16,13 +17,15 @@ using simgrid_backend::ReplayResult;
 
 std::string to_wire(const ReplayResult& r) {
   nlohmann::json events = nlohmann::json::array();
-  for (const TimelineEvent& e : r.timeline.events) events.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
+  for (const TimelineEvent& e : r.timeline.events)
+    events.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
   const auto& st = r.stats;
-  return nlohmann::json{{"backend", r.timeline.backend},
-                        {"events", events},
-                        {"notes", r.timeline.notes},
-                        {"stats",
-                         {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}}
+  return nlohmann::json{
+      {"backend", r.timeline.backend},
+      {"events", events},
+      {"notes", r.timeline.notes},
+      {"stats",
+       {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}}
       .dump();
 }
 
@@ -47,7 +50,8 @@ ReplayResult from_wire(const std::string& text) {
 
 ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
   const simgrid_backend::ReplayOptions options = options_;
-  ReplayResult r = from_wire(simgrid_backend::run_isolated([&] { return to_wire(replay(schedule, options)); }));
+  ReplayResult r =
+      from_wire(simgrid_backend::run_isolated([&] { return to_wire(replay(schedule, options)); }));
   r.timeline.backend = name_;
   return r;
 }
@@ -60,7 +64,7 @@ nlohmann::json simgrid_platform(const Cluster& cluster, int servers) {
     transport.configure_engine();
     const auto platform = simgrid_backend::build_platform(cluster, servers, transport);
     transport.install_latency_factor(platform);
-    return simgrid_backend::describe_platform(platform).dump();
+    return simgrid_backend::describe_platform(platform, transport).dump();
   }));
 }
 

@@ -18,7 +18,9 @@ class SimgridBackend : public Backend {
       : options_(options), name_(std::move(name)) {}
 
   std::string name() const override { return name_; }
-  Timeline run(const Schedule& schedule) const override { return run_with_stats(schedule).timeline; }
+  Timeline run(const Schedule& schedule) const override {
+    return run_with_stats(schedule).timeline;
+  }
   // The timeline and what the replay cost (wall time, peak memory, transfers simulated).
   simgrid_backend::ReplayResult run_with_stats(const Schedule& schedule) const;
 

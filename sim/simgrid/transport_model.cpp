@@ -19,8 +19,11 @@
 //   constants calibration does not have. TCP slow start is not modelled: NCCL, Gloo and BytePS
 //   keep their connections open, so the congestion window stays open between messages.
 // - Latency: a transfer between nodes pays TransportParams::latency_s, the calibrated one-way
-//   GPU-to-GPU latency, whatever links it crosses (the latency factor callback rescales the
-//   route's sum of link latencies to it); inside a node, Fabric::latency_s per hop.
+//   GPU-to-GPU latency, whatever links it crosses; inside a node, Fabric::latency_s per hop. CM02
+//   weighs each flow's share of a link by the inverse of its route latency (RTT unfairness); so
+//   that a PCIe link is shared evenly between a GPU-to-GPU flow and a network flow, every route
+//   gets the same nominal latency (access_latency() at each end) and the latency factor
+//   callback rescales it per route to the real one.
 // - TCP: one transfer between two nodes runs over TransportParams::streams sockets, each bound
 //   by stream_bandwidth (one core's copy and checksum work). The cap is per transfer (a fatpipe
 //   link on the node's network path bounds each flow, shares nothing), so concurrent transfers
@@ -38,14 +41,13 @@
 // Clusters", 2014) is not used: its incast penalties are constants fitted to one cluster.
 #include "sim/simgrid/transport_model.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "sim/simgrid/platform_builder.h"
 #include "sim/units.h"
@@ -61,41 +63,47 @@ void TransportModel::configure_engine() const {
   sg4::Engine::set_config("network/weight-S:0");
 }
 
-double TransportModel::payload_capacity(double line_rate) const { return line_rate * c_.net.efficiency; }
+double TransportModel::payload_capacity(double line_rate) const {
+  return line_rate * c_.net.efficiency;
+}
 
 double TransportModel::transfer_cap(bool gpu_end) const {
   double cap = std::numeric_limits<double>::infinity();
   if (c_.transport == Transport::tcp && c_.net.stream_bandwidth > 0)
     cap = c_.net.stream_bandwidth * std::max(1, c_.net.streams);
-  if (gpu_end && c_.net.host_staging_bandwidth > 0) cap = std::min(cap, c_.net.host_staging_bandwidth);
+  if (gpu_end && c_.net.host_staging_bandwidth > 0)
+    cap = std::min(cap, c_.net.host_staging_bandwidth);
   return std::isinf(cap) ? 0 : cap;
 }
 
 void TransportModel::install_latency_factor(const Platform& platform) const {
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const Platform* p = &platform;
-  const double latency = c_.net.latency_s;
-  model->set_lat_factor_cb([p, latency](double, const sg4::Host*, const sg4::Host*,
-                                        const std::vector<sg4::Link*>& links,
-                                        const std::unordered_set<sg4::NetZone*>&) {
-    double sum = 0;
-    bool network = false;
+  const double network = route_latency(true), fabric = route_latency(false);
+  model->set_lat_factor_cb([p, network, fabric](double, const sg4::Host*, const sg4::Host*,
+                                                const std::vector<sg4::Link*>& links,
+                                                const std::unordered_set<sg4::NetZone*>&) {
+    double nominal = 0;
+    bool crosses = false;
     for (const auto* l : links) {
-      sum += l->get_latency();
-      network = network || p->nic_links.count(l) > 0;
+      nominal += l->get_latency();
+      crosses = crosses || p->nic_links.count(l) > 0;
     }
-    return network && sum > 0 ? latency / sum : 1.0;
+    return nominal > 0 ? (crosses ? network : fabric) / nominal : 1.0;
   });
 }
 
 std::vector<std::string> TransportModel::describe() const {
   std::vector<std::string> out;
-  out.push_back("network model CM02 (max-min sharing), no crosstraffic, no TCP window; NICs carry " +
-                std::to_string(c_.net.efficiency) + " x line rate; " +
-                units::format_seconds(c_.net.latency_s) + " between nodes");
+  out.push_back(
+      "network model CM02 (max-min sharing), no crosstraffic, no TCP window; NICs carry " +
+      std::to_string(c_.net.efficiency) + " x line rate; " +
+      units::format_seconds(c_.net.latency_s) + " between nodes");
   if (const double cap = transfer_cap(true); cap > 0)
-    out.push_back(to_string(c_.transport) + ": each network transfer of a GPU capped at " + units::format_rate(cap) +
-                  (c_.transport == Transport::tcp ? " (streams x stream bandwidth, host staging)" : " (host staging)"));
+    out.push_back(to_string(c_.transport) + ": each network transfer of a GPU capped at " +
+                  units::format_rate(cap) +
+                  (c_.transport == Transport::tcp ? " (streams x stream bandwidth, host staging)"
+                                                  : " (host staging)"));
   return out;
 }
 

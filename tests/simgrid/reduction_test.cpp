@@ -1,0 +1,113 @@
+// The replay's reductions against the full expansion: the symmetry block of ring and
+// hierarchical all-reduce at 32 GPUs, exact without a host bridge, close with one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "sim/schedule_builder.h"
+#include "sim/simgrid/flow_graph.h"
+#include "sim/steady_state.h"
+#include "tests/simgrid/helpers.h"
+
+namespace scalecast {
+namespace {
+
+using namespace simgrid_testing;
+using simgrid_backend::ExpansionMode;
+
+Workload mixed_workload() {
+  Workload w;
+  w.model = "mixed";
+  w.batch_per_gpu = 32;
+  for (int l = 0; l < 16; ++l) {
+    Layer layer;
+    layer.name = "layer" + std::to_string(l);
+    layer.kind = "conv";
+    layer.forward_s = 1e-3;
+    layer.backward_s = 2e-3;
+    const int64_t bytes = l % 4 == 0 ? 9437184 : (l % 4 == 1 ? 2048 : 1048576);
+    layer.grads.push_back({layer.name + ".weight", bytes / 4, bytes});
+    w.layers.push_back(layer);
+  }
+  return w;
+}
+
+double iteration_s(const Schedule& s, ExpansionMode mode) {
+  simgrid_backend::ReplayOptions options;
+  options.expansion = mode;
+  const auto r = SimgridBackend(options).run_with_stats(s);
+  std::printf("  %-8s %.9f s/iteration, %llu flows for %llu transfers, %.3f s wall\n",
+              mode == ExpansionMode::full ? "full" : "reduced",
+              steady_state(s, r.timeline).iteration_s,
+              static_cast<unsigned long long>(r.stats.transfers_simulated),
+              static_cast<unsigned long long>(r.stats.transfers_expanded), r.stats.wall_s);
+  return steady_state(s, r.timeline).iteration_s;
+}
+
+// (e) 32 GPUs (8 nodes x 4), wfbp all-reduce with ring and hierarchical algorithms: the reduced
+// replay simulates one node's flows and the flows into it. Without a shared host bridge every
+// link those flows cross carries the same load as in the full replay: stated tolerance 1e-6.
+// With a bridge the neighbours' bridges are lighter: stated tolerance 5%.
+TEST(SimgridReduction, SymmetryBlockMatchesFullAt32Gpus) {
+  for (const std::string algorithm : {"ring", "hierarchical"})
+    for (double bridge : {0.0, 8e9}) {
+      Cluster c = cluster(8, 4, 25, Transport::tcp);
+      c.fabric.bridge_bandwidth = bridge;
+      Strategy st = make_preset("wfbp-allreduce");
+      st.algorithm = parse_allreduce_algorithm(algorithm);
+      const Schedule s = build_schedule(mixed_workload(), c, st, 2);
+      std::printf("%s all-reduce, %s:\n", algorithm.c_str(),
+                  bridge > 0 ? "8 GB/s host bridge" : "no bridge");
+      const double full = iteration_s(s, ExpansionMode::full),
+                   reduced = iteration_s(s, ExpansionMode::reduced);
+      const double error = std::abs(reduced / full - 1);
+      std::printf("  relative difference %.2e\n", error);
+      EXPECT_LT(error, bridge > 0 ? 0.05 : 1e-6) << algorithm << (bridge > 0 ? " with bridge" : "");
+    }
+}
+
+TEST(SimgridReduction, AutomaticModeReducesOnlyAboveThreshold) {
+  const Workload w = mixed_workload();
+  const Strategy st = make_preset("wfbp-allreduce");
+  for (int nodes : {8, 32}) {
+    const Schedule s = build_schedule(w, cluster(nodes, 4, 10, Transport::tcp), st, 2);
+    const auto r = SimgridBackend().run_with_stats(s);
+    EXPECT_EQ(r.stats.reduced, nodes * 4 > 64) << nodes * 4 << " GPUs";
+    bool noted = false;
+    for (const auto& n : r.timeline.notes)
+      noted = noted || n.find("reduction:") != std::string::npos;
+    EXPECT_EQ(noted, r.stats.reduced);
+  }
+}
+
+TEST(SimgridReduction, ParameterServerSchedulesAreNeverReduced) {
+  const Schedule s = push_pull(cluster(32, 4, 10, Transport::tcp), 4, 4, 1e6);
+  EXPECT_FALSE(SimgridBackend().run_with_stats(s).stats.reduced);
+}
+
+TEST(SimgridFlowGraph, RingTransfersWaitForTheChunkTheyForward) {
+  const auto g = simgrid_backend::full_graph(collectives::ring_allreduce(4, 4e6));
+  ASSERT_EQ(g.flows.size(), 24u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(g.flows[i].deps, 0);
+  for (size_t i = 4; i < g.flows.size(); ++i) {
+    EXPECT_EQ(g.flows[i].deps, 1);
+    EXPECT_EQ(g.flows[i].bytes, 1e6);
+  }
+  // Step 1 of rank 1 forwards what rank 0 sent it in step 0.
+  EXPECT_EQ(g.flows[0].next, std::vector<int>{5});
+}
+
+TEST(SimgridFlowGraph, BlockKeepsOneNodeAndTheFlowsIntoIt) {
+  const auto e = collectives::ring_allreduce(16, 16e6);
+  const auto g = simgrid_backend::block_graph(e, 4, 16);
+  EXPECT_EQ(g.expanded, 16u * 30u);
+  EXPECT_EQ(g.representatives(), 4u * 30u);
+  EXPECT_EQ(g.flows.size(), 5u * 30u);  // plus the flow from the previous node, every step
+  EXPECT_THROW(simgrid_backend::block_graph(collectives::tree_allreduce(4, 4, 16e6), 4, 16),
+               std::logic_error);
+}
+
+}  // namespace
+}  // namespace scalecast
