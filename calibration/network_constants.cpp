@@ -33,8 +33,9 @@ void apply_constants(Cluster& c, const Constants& v) {
 
 ConstantBounds physical_bounds(const Cluster& c) {
   const double fabric = default_fabric(c.fabric.kind).link_bandwidth;
-  return {{fabric * 0.01, 0.01, 0.5e-6, c.nic_bandwidth * 0.01},
-          {fabric / 0.8, 1.0, 5e-3, c.nic_bandwidth}};
+  const double latency = default_transport_params(c.transport).latency_s;
+  return {{fabric * 0.01, 0.01, latency / 10, c.nic_bandwidth * 0.01},
+          {fabric / 0.8, 1.0, latency * 10, c.nic_bandwidth}};
 }
 
 Cluster fitting_cluster(const Cluster& scenario_cluster) {

@@ -31,8 +31,9 @@ void apply_constants(Cluster& cluster, const Constants& values);
 Cluster with_constants(const Cluster& scenario_cluster, const Constants& values);
 
 // Physical bounds: fabric from 1% of its kind's default to its raw link rate (default / 0.8);
-// efficiency in [0.01, 1]; latency in [0.5 us, 5 ms]; servers' NIC from 1% to 100% of the
-// workers' NIC rate.
+// efficiency in [0.01, 1]; latency within a decade of the transport's default (TCP 2.5 to
+// 250 us, RDMA 0.2 to 20 us: a one-way small-message latency through one switch); servers' NIC from
+// 1% to 100% of the workers' NIC rate.
 struct ConstantBounds {
   Constants lower, upper;
 };
