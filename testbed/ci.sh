@@ -40,8 +40,12 @@ on_testbed() {  # hosts, then the command for every host
   return "$status"
 }
 
-delay=$(on_testbed 1 sh -c 'echo "$SCALECAST_TESTBED_DELAY"' 2>/dev/null)
-[ -n "$delay" ] || { echo "testbed/ci.sh: the testbed does not start" >&2; exit 1; }
+delay=$("$cluster" --hosts 1 -- sh -c 'echo "$SCALECAST_TESTBED_DELAY"' 2>/dev/null)
+case $? in
+  0) ;;
+  77) echo "testbed/ci.sh: SKIPPED: the live cluster needs root, ip and tc (network namespaces)"; exit 0 ;;
+  *) echo "testbed/ci.sh: the testbed does not start" >&2; exit 1 ;;
+esac
 section "testbed: 4 hosts (5 with the parameter server), 1 Gbit/s links, delay added: $delay"
 [ "$delay" = 50us ] ||
   echo "note: this kernel has no netem, so no delay is added; predictions still assume the scenario's 50 us"

@@ -11,6 +11,10 @@ trap 'rm -rf "$work"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 testbed_namespaces() { ip netns list 2>/dev/null | grep -c '^sc[0-9]*-' ; }
+# Skips (77) at once where the testbed cannot be built here.
+"$cluster" --hosts 1 -- true >/dev/null 2>&1
+[ $? = 77 ] && { echo "SKIP: no network namespaces here (needs root, ip and tc)"; exit 77; }
+
 # Runs cluster.sh; exits 77 (skip) where the testbed cannot be built here.
 cluster_run() {
   "$cluster" "$@"
