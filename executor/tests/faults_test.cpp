@@ -104,6 +104,17 @@ TEST_F(Faults, WrongWorldSizeIsRefused) {
       << read_text(dir + "/out.txt");
 }
 
+TEST_F(Faults, ScheduleOfAnotherFormatVersionIsRefused) {
+  const std::string dir = fresh_dir("version");
+  write_schedule(dir + "/s.json", "wfbp-allreduce", 2, 2);
+  std::string text = read_text(dir + "/s.json");
+  text.replace(text.find("\"version\": 1"), 12, "\"version\": 9");
+  std::ofstream(dir + "/s.json") << text;
+  ASSERT_EQ(run_cli("execute " + dir + "/s.json --local 2 > " + dir + "/out.txt 2>&1"), 2);
+  EXPECT_NE(read_text(dir + "/out.txt").find("s.json: version: expected 1"), std::string::npos)
+      << read_text(dir + "/out.txt");
+}
+
 TEST_F(Faults, NoRankInTheEnvironmentIsAUsageError) {
   const std::string dir = fresh_dir("noenv");
   write_schedule(dir + "/s.json", "wfbp-allreduce", 2, 2);
