@@ -17,8 +17,8 @@ namespace {
 
 using Key = std::tuple<double, double, int>;  // ordering key of a ready task, smallest first
 
-// Link ids of the parameter-server path: the node fabric and the worker NIC in each direction,
-// then each server's NIC (down, up); colocated servers use the worker NIC itself.
+// Link ids of the parameter-server path: the root GPU's fabric link and the worker NIC in each
+// direction, then each server's NIC (down, up); colocated servers use the worker NIC itself.
 class PsNetwork {
  public:
   explicit PsNetwork(const Schedule& s)
@@ -29,7 +29,15 @@ class PsNetwork {
   bool start(double now, const Task& t) {
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
-    if (path_.fabric_weight > 0) uses.push_back({push ? 0 : 1, path_.fabric_weight});
+    // The node's root GPU link (0 inbound, 1 outbound): a push sums the node's GPUs into the
+    // root and, once servers are involved, copies the sum out to host memory; a pull copies it
+    // back in and broadcasts it out. So across nodes both directions carry every partition.
+    // On one machine BytePS runs the reduce and the broadcast on one NCCL stream: they take
+    // turns, as if on one link.
+    if (path_.fabric_weight > 0) {
+      uses.push_back({0, path_.fabric_weight});
+      if (path_.worker_weight > 0 || path_.server_weight > 0) uses.push_back({1, path_.fabric_weight});
+    }
     if (path_.worker_weight > 0) uses.push_back({push ? 2 : 3, path_.worker_weight});
     if (path_.server_weight > 0) {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);

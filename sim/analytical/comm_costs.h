@@ -12,7 +12,8 @@ double collective_task_s(const Schedule& schedule, const Task& task);
 // How each push or pull loads the links of the parameter-server path, in multiples of the
 // partition's bytes, so that concurrent transfers share those links fairly.
 struct PsPath {
-  double fabric_weight = 0;   // node-local reduce (push) or broadcast (pull) over the fabric
+  double fabric_weight = 0;   // the node's root GPU link: node-local reduce and copy to host
+                              // (push), copy back and broadcast (pull)
   double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
   double server_weight = 0;   // the server's NIC (down for push, up for pull)
   double fixed_s = 0;         // latency and per-request overheads
