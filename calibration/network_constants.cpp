@@ -11,10 +11,10 @@ namespace scalecast::calibration {
 
 const std::array<ConstantInfo, kConstantCount>& constant_info() {
   static const std::array<ConstantInfo, kConstantCount> info = {{
-      {"fabric.link_bandwidth", "B/s", "intra-node bandwidth per GPU and direction"},
-      {"net.efficiency", "1", "share of the NIC line rate bulk transfers reach (effective)"},
-      {"net.latency_s", "s", "one-way latency of a small message between two nodes"},
-      {"ps.nic_bandwidth", "B/s", "line rate of a dedicated parameter server's NIC"},
+      {"fabric.link_bandwidth", "intra-node bandwidth per GPU and direction"},
+      {"net.efficiency", "share of the NIC line rate bulk transfers reach (effective)"},
+      {"net.latency_s", "one-way latency of a small message between two nodes"},
+      {"ps.nic_bandwidth", "line rate of a dedicated parameter server's NIC"},
   }};
   return info;
 }

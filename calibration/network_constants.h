@@ -13,9 +13,8 @@ inline constexpr std::size_t kConstantCount = 4;
 using Constants = std::array<double, kConstantCount>;  // SI units, in the order of constant_info
 
 struct ConstantInfo {
-  std::string field;  // Cluster field, e.g. "fabric.link_bandwidth"
-  std::string unit;   // "B/s", "1", "s"
-  std::string description;
+  std::string field;        // Cluster field, e.g. "fabric.link_bandwidth"
+  std::string description;  // what it is, for reports
 };
 
 const std::array<ConstantInfo, kConstantCount>& constant_info();

@@ -40,6 +40,7 @@ int run(const std::vector<std::string>& args) {
     options.modes = parse_modes(mode);
     const auto baseline = check.empty() ? std::vector<validation::BaselineEntry>{}
                                         : validation::read_baseline(check);
+    if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     validation::write_summary(std::cout, v, format);
     if (!report.empty()) validation::write_report(v, report, std::cerr);

@@ -21,6 +21,11 @@ std::vector<BaselineEntry> read_baseline(const std::string& path);
 // The gate figures of this run (zero-shot on all rows, calibrated on held-out rows).
 void write_baseline(std::ostream& out, const ValidationResult& v);
 
+// Throws DataError unless the baseline has a figure for this backend and one of the modes, so a
+// check that could compare nothing fails before the run.
+void require_figures(const std::vector<BaselineEntry>& baseline, const std::string& backend,
+                     const std::vector<Mode>& modes, const std::string& path);
+
 struct BaselineCheck {
   bool passed = true;
   std::vector<std::string> lines;  // one per compared figure, with recorded, current and limit
@@ -28,7 +33,7 @@ struct BaselineCheck {
 
 // Compares every entry of this run's backend and modes. Fails a figure whose MAPE exceeds the
 // recorded one by more than `allowed_points`, or that is taken over fewer rows than recorded.
-// Throws DataError when no entry matches the run's backend and modes.
+// Throws as require_figures does.
 BaselineCheck check_baseline(const std::vector<BaselineEntry>& baseline, const ValidationResult& v,
                              const std::string& path, double allowed_points = 1.0);
 

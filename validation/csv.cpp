@@ -83,7 +83,7 @@ double CsvRecord::number(const std::string& column, double min, bool strict) con
   return out;
 }
 
-CsvFile::CsvFile(const std::string& path) : path_(path) {
+CsvFile::CsvFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw DataError(path + ": expected a readable CSV file, got one that cannot be opened");
   auto layout = std::make_shared<CsvLayout>();

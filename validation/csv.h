@@ -29,7 +29,6 @@ class CsvRecord {
 
   int line() const { return line_; }
   const std::string& file() const { return layout_->file; }
-  bool has(const std::string& column) const { return layout_->columns.count(column) > 0; }
   // The field as text; throws if the column is missing from the header.
   const std::string& text(const std::string& column) const;
   const std::string& non_empty(const std::string& column) const;
@@ -50,13 +49,10 @@ class CsvFile {
   // Reads the file; every record must have as many fields as the header. Blank lines are skipped.
   explicit CsvFile(const std::string& path);
 
-  const std::string& path() const { return path_; }
-  const std::vector<std::string>& header() const { return header_; }
   const std::vector<CsvRecord>& records() const { return records_; }
   bool has_columns(const std::vector<std::string>& columns) const;
 
  private:
-  std::string path_;
   std::vector<std::string> header_;
   std::vector<CsvRecord> records_;
 };

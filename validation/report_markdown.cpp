@@ -61,11 +61,11 @@ void fits_section(std::ostream& out, const ValidationResult& v) {
       out << g.reason << ".\n\n";
       continue;
     }
-    header(out, {"constant", "start", "fitted", "bounds", "note"});
+    header(out, {"constant", "meaning", "start", "fitted", "bounds", "note"});
     for (std::size_t i = 0; i < calibration::kConstantCount; ++i) {
       std::string note = g.fit.constrained[i] ? "" : "unconstrained (kept at start)";
       if (g.fit.at_bound[i]) note += std::string(note.empty() ? "" : "; ") + "at a bound";
-      row(out, {info[i].field, calibration::format_constant(i, g.fit.start[i]),
+      row(out, {info[i].field, info[i].description, calibration::format_constant(i, g.fit.start[i]),
                 calibration::format_constant(i, g.fit.fitted[i]),
                 calibration::format_constant(i, g.fit.bounds.lower[i]) + " .. " +
                     calibration::format_constant(i, g.fit.bounds.upper[i]),

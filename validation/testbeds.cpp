@@ -16,8 +16,7 @@ TestbedMap TestbedMap::read(const std::string& folder) {
   const CsvFile csv(map.path_);
   for (const CsvRecord& r : csv.records()) {
     TestbedEntry e{r.non_empty("table"), r.non_empty("model"), r.non_empty("network"),
-                   (fs::path(folder) / r.non_empty("scenario")).lexically_normal().string(),
-                   r.line()};
+                   (fs::path(folder) / r.non_empty("scenario")).lexically_normal().string()};
     std::error_code ec;
     if (!fs::is_regular_file(e.scenario, ec))
       r.fail("scenario", "an existing scenario file (looked for " + e.scenario + ")");

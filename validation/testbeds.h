@@ -12,7 +12,6 @@ namespace scalecast::validation {
 struct TestbedEntry {
   std::string table, model, network;
   std::string scenario;  // path resolved against the map's folder
-  int line = 0;
 };
 
 class TestbedMap {
@@ -20,7 +19,6 @@ class TestbedMap {
   // Reads FOLDER/testbeds.csv; every scenario it names must exist.
   static TestbedMap read(const std::string& folder);
 
-  const std::vector<TestbedEntry>& entries() const { return entries_; }
   // The entry for a row; throws DataError naming the row when there is none.
   const TestbedEntry& find(const MeasuredRow& row) const;
   const TestbedEntry* lookup(const std::string& table, const std::string& model,
