@@ -59,7 +59,12 @@ const char* kPreamble =
     "} else {\n"
     "  set terminal png size 960,640 noenhanced\n"
     "}\n"
-    "set grid\n";
+    "set grid\n"
+    "# Tableau 10: distinguishable on white, unlike the default yellow.\n"
+    "set linetype 1 lc rgb '#4e79a7'\nset linetype 2 lc rgb '#f28e2b'\n"
+    "set linetype 3 lc rgb '#e15759'\nset linetype 4 lc rgb '#76b7b2'\n"
+    "set linetype 5 lc rgb '#59a14f'\nset linetype 6 lc rgb '#b07aa1'\n"
+    "set linetype 7 lc rgb '#9c755f'\nset linetype 8 lc rgb '#bab0ac'\n";
 
 Plot scaling_plot(const ValidationResult& v, Mode mode, const std::string& table,
                   const std::string& model, const std::string& network, const fs::path& dir) {
