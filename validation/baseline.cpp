@@ -1,4 +1,5 @@
-// Reading, writing and checking the recorded validation figures.
+// Reading, writing and checking the recorded validation figures: the gate compares this run's
+// MAPE per table and mode with baseline.csv and names every figure it compared.
 #include "validation/baseline.h"
 
 #include "sim/report/text_table.h"

@@ -1,4 +1,5 @@
-// Summary lines and their two renderings (aligned table with units, CSV), and rows.csv.
+// Summary lines and their two renderings (aligned table with a units row, CSV), and rows.csv
+// with one line per measured row and mode.
 #include "validation/summary.h"
 
 #include <stdexcept>
