@@ -51,6 +51,10 @@ FlowGraph CommRunner::graph(const Task& task) {
     ++stats_.collectives_reduced;
     return block_graph(e, o_.block_ranks, s_.gpus());
   }
+  if (o_.ps_node_ranks > 0 && (task.op == CommOp::push || task.op == CommOp::pull)) {
+    ++stats_.ps_reduced;
+    return node_graph(e, o_.ps_node_ranks, s_.gpus());
+  }
   return full_graph(e);
 }
 

@@ -17,6 +17,7 @@ struct CommStats {
   uint64_t transfers_simulated = 0;  // SimGrid flows run for them (ghosts included)
   uint64_t collectives_reused = 0;   // collectives that took a duration simulated before
   uint64_t collectives_reduced = 0;  // collectives run as a representative block
+  uint64_t ps_reduced = 0;           // push/pull tasks run for one node
 };
 
 struct CommOptions {
@@ -27,6 +28,9 @@ struct CommOptions {
   // Ranks of the symmetry block for ring and hierarchical all-reduce (block_graph); 0: all
   // transfers are simulated.
   int block_ranks = 0;
+  // Ranks of one node when push/pull run for node 0 only (node_graph) on a platform whose
+  // shared links were scaled to one node's share; 0: all transfers are simulated.
+  int ps_node_ranks = 0;
 };
 
 class CommRunner {

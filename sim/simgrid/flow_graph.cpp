@@ -67,6 +67,23 @@ FlowGraph full_graph(const collectives::Expansion& e) {
   return g;
 }
 
+FlowGraph node_graph(const collectives::Expansion& e, int node_ranks, int gpus) {
+  const auto kept = [&](int endpoint) { return endpoint < node_ranks || endpoint >= gpus; };
+  FlowGraph g;
+  g.expanded = e.transfer_count();
+  Inputs inputs;
+  for (const auto& step : e.steps) {
+    for (const Transfer& t : step) {
+      if (t.src == t.dst || !kept(t.src) || !kept(t.dst)) continue;
+      const int id = add(g, t, false);
+      inputs.depend(g, id);
+      inputs.arrive(t.dst, id);
+    }
+    inputs.end_step();
+  }
+  return g;
+}
+
 FlowGraph block_graph(const collectives::Expansion& e, int block, int ranks) {
   FlowGraph g;
   g.expanded = e.transfer_count();

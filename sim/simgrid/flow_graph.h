@@ -40,4 +40,10 @@ FlowGraph full_graph(const collectives::Expansion& expansion);
 // cross carry only images of ghosts (no shared host bridge).
 FlowGraph block_graph(const collectives::Expansion& expansion, int block, int ranks);
 
+// For parameter-server traffic when every node pushes and pulls every partition alike: the
+// transfers whose GPU ends all lie among ranks [0, node_ranks) (GPU ranks end at `gpus`, servers
+// follow). Replayed on a platform whose links shared by all nodes (server NICs, leaf uplinks)
+// keep the share one node has of them, each transfer ends as in the full replay.
+FlowGraph node_graph(const collectives::Expansion& expansion, int node_ranks, int gpus);
+
 }  // namespace scalecast::simgrid_backend

@@ -25,8 +25,8 @@ sg4::SplitDuplexLink* duplex(sg4::NetZone* zone, const std::string& name, double
 
 class Builder {
  public:
-  Builder(const Cluster& c, int servers, const TransportModel& transport)
-      : c_(c), servers_(servers), transport_(transport) {}
+  Builder(const Cluster& c, int servers, const TransportModel& transport, SharedLinkScale scale)
+      : c_(c), servers_(servers), transport_(transport), scale_(scale) {}
 
   Platform build() {
     p_.gpus = c_.gpus();
@@ -37,8 +37,9 @@ class Builder {
     auto* top = sg4::create_star_zone(leaves ? "spine" : "switch");
     if (leaves) {
       const int leaf_count = (c_.nodes + t.nodes_per_leaf - 1) / t.nodes_per_leaf;
-      const double uplink = transport_.payload_capacity(t.nodes_per_leaf * c_.nic_bandwidth /
-                                                        std::max(1.0, t.oversubscription));
+      const double uplink =
+          scale_.leaf_uplink * transport_.payload_capacity(t.nodes_per_leaf * c_.nic_bandwidth /
+                                                           std::max(1.0, t.oversubscription));
       for (int k = 0; k < leaf_count; ++k) {
         const std::string leaf_name = "leaf" + std::to_string(k);
         auto* leaf = sg4::create_star_zone(leaf_name);
@@ -60,7 +61,8 @@ class Builder {
     } else {
       for (int n = 0; n < c_.nodes; ++n) add_node(top, n);
     }
-    const double server_nic = c_.ps.nic_bandwidth > 0 ? c_.ps.nic_bandwidth : c_.nic_bandwidth;
+    const double server_nic =
+        scale_.server_nic * (c_.ps.nic_bandwidth > 0 ? c_.ps.nic_bandwidth : c_.nic_bandwidth);
     // Each server gets a zone of its own, so that the top zone holds zones only (see above).
     for (int s = 0; s < servers_; ++s) {
       const std::string name = "server" + std::to_string(s);
@@ -130,6 +132,7 @@ class Builder {
   const Cluster& c_;
   int servers_;
   const TransportModel& transport_;
+  SharedLinkScale scale_;
   Platform p_;
 };
 
@@ -168,8 +171,9 @@ nlohmann::json route_json(const Platform& p, const TransportModel& transport, in
 
 }  // namespace
 
-Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport) {
-  return Builder(cluster, servers, transport).build();
+Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport,
+                        SharedLinkScale scale) {
+  return Builder(cluster, servers, transport, scale).build();
 }
 
 nlohmann::json describe_platform(const Platform& p, const TransportModel& transport) {

@@ -23,6 +23,13 @@ struct Platform {
   bool is_gpu(int endpoint) const { return endpoint < gpus; }
 };
 
+// Shares of the links that several nodes' traffic meets on, for a replay that runs the traffic
+// of one node only (1: the whole capacity).
+struct SharedLinkScale {
+  double server_nic = 1;   // dedicated servers' NICs
+  double leaf_uplink = 1;  // leaf-spine uplinks
+};
+
 // Creates the platform in the process's Engine, which must exist and carry the transport's
 // configuration already. `servers`: dedicated server machines (0 for none). Capacities and
 // per-transfer caps come from the transport model.
@@ -36,7 +43,8 @@ struct Platform {
 // Dedicated servers hang off the top switch with their own NIC (and cap). Only the links where
 // routes begin and end (GPU fabric links, server NICs) carry a latency, the transport model's
 // nominal one, so every route sums to the same; its latency factor gives each its real latency.
-Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport);
+Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport,
+                        SharedLinkScale scale = {});
 
 // Hosts, links (bandwidth B/s, nominal latency, sharing) and the routes of one transfer of each
 // kind (GPU to GPU in a node, across nodes, across leaves, to a server), for inspection.

@@ -23,7 +23,7 @@ void register_simgrid_backend() {
   using simgrid_backend::ExpansionMode;
   add("simgrid",
       "SimGrid S4U flow-level replay on a generated platform (CM02 sharing, calibrated transport); "
-      "exact reductions above 64 GPUs",
+      "exact reductions above 16 GPUs",
       ExpansionMode::automatic);
   add("simgrid-full", "SimGrid replay with every transfer of every step simulated",
       ExpansionMode::full);

@@ -1,5 +1,5 @@
 // Registration of the SimGrid backends with the backend registry: "simgrid" (reductions above
-// 64 GPUs where they apply), "simgrid-full" and "simgrid-reduced" to force either expansion.
+// 16 GPUs where they apply), "simgrid-full" and "simgrid-reduced" to force either expansion.
 #pragma once
 
 namespace scalecast {

@@ -39,13 +39,43 @@ int symmetry_block(const Cluster& c) {
   return c.nodes / nodes >= 2 ? nodes * c.gpus_per_node : 0;
 }
 
-CommOptions comm_options(const Schedule& s, const ReplayOptions& o) {
-  CommOptions out;
-  out.collectives_alone = !has_ps(s);
+bool only_ps(const Schedule& s) {
+  return std::all_of(s.tasks.begin(), s.tasks.end(), [](const Task& t) {
+    return t.kind != TaskKind::comm || t.op == CommOp::push || t.op == CommOp::pull;
+  });
+}
+
+// Nodes whose traffic meets on each leaf uplink (1 under a single switch), or 0 where the
+// leaves are not all alike.
+int nodes_per_uplink(const Cluster& c) {
+  const Topology& t = c.topology;
+  if (t.kind != "leaf-spine" || t.nodes_per_leaf <= 0 || c.nodes <= t.nodes_per_leaf) return 1;
+  return c.nodes % t.nodes_per_leaf == 0 ? t.nodes_per_leaf : 0;
+}
+
+struct Plan {
+  CommOptions comm;
+  SharedLinkScale scale;
+};
+
+Plan plan(const Schedule& s, const ReplayOptions& o) {
+  Plan p;
+  p.comm.collectives_alone = !has_ps(s);
   const bool reduce = o.expansion == ExpansionMode::reduced ||
                       (o.expansion == ExpansionMode::automatic && s.gpus() > o.reduce_above_gpus);
-  if (reduce) out.block_ranks = symmetry_block(s.cluster);
-  return out;
+  if (!reduce) return p;
+  const Cluster& c = s.cluster;
+  if (p.comm.collectives_alone) {
+    p.comm.block_ranks = symmetry_block(c);
+  } else if (only_ps(s) && c.ps.placement != "colocated" && c.nodes >= 2 &&
+             nodes_per_uplink(c) > 0) {
+    // Every node pushes and pulls every partition alike: node 0 stands for all, and the links
+    // all nodes meet on keep node 0's share of their capacity.
+    p.comm.ps_node_ranks = c.gpus_per_node;
+    p.scale.server_nic = 1.0 / c.nodes;
+    p.scale.leaf_uplink = 1.0 / nodes_per_uplink(c);
+  }
+  return p;
 }
 
 std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o,
@@ -66,10 +96,15 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
                        " ring/hierarchical all-reduces replayed as one symmetry block of " +
                        std::to_string(o.block_ranks) + " ranks plus ghost flows into it";
     note += s.cluster.fabric.bridge_bandwidth > 0
-                ? " (approximate: the host bridges of other nodes carry less traffic than in full)"
+                ? " (the host bridges of other nodes carry less traffic than in the full replay)"
                 : " (exact on this platform)";
     out.push_back(note);
   }
+  if (st.ps_reduced > 0)
+    out.push_back(
+        "reduction: " + std::to_string(st.ps_reduced) +
+        " push/pull tasks replayed for node 0 only, with the server NICs (and leaf uplinks) "
+        "at node 0's share of their capacity (exact: every node moves every partition alike)");
   return out;
 }
 
@@ -84,11 +119,11 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const Cluster& c = schedule.cluster;
   const int servers =
       has_ps(schedule) && c.ps.placement != "colocated" ? c.ps.count(c.nodes, c.gpus()) : 0;
-  const Platform platform = build_platform(c, servers, transport);
+  const Plan p = plan(schedule, options);
+  const Platform platform = build_platform(c, servers, transport, p.scale);
   transport.install_latency_factor(platform);
 
-  const CommOptions comm = comm_options(schedule, options);
-  CommRunner runner(schedule, platform, comm);
+  CommRunner runner(schedule, platform, p.comm);
   DagController controller(schedule, runner, platform.endpoints.at(0), options.progress);
   sg4::Actor::create("controller", platform.endpoints.at(0), [&controller] { controller(); });
   engine.run();
@@ -106,11 +141,11 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   r.timeline.notes.push_back(
       "one compute stream for all GPUs: compute tasks are alike on every GPU and "
       "each communication task ends on all of them together");
-  for (auto& note : expansion_notes(schedule, comm, runner.stats()))
+  for (auto& note : expansion_notes(schedule, p.comm, runner.stats()))
     r.timeline.notes.push_back(std::move(note));
   r.stats.transfers_expanded = runner.stats().transfers_expanded;
   r.stats.transfers_simulated = runner.stats().transfers_simulated;
-  r.stats.reduced = runner.stats().collectives_reduced > 0;
+  r.stats.reduced = runner.stats().collectives_reduced + runner.stats().ps_reduced > 0;
   r.stats.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   rusage usage{};

@@ -17,7 +17,9 @@ enum class ExpansionMode {
 
 struct ReplayOptions {
   ExpansionMode expansion = ExpansionMode::automatic;
-  int reduce_above_gpus = 64;
+  // Reductions are exact where they apply (replay.cpp says where); below this size the full
+  // replay is cheap and stays the reference.
+  int reduce_above_gpus = 16;
   bool progress = true;  // a line on stderr every few seconds once a run takes that long
 };
 
@@ -26,7 +28,7 @@ struct ReplayStats {
   double peak_rss_mb = 0;            // peak resident memory of the simulating process
   uint64_t transfers_expanded = 0;   // transfers of all expansions (full would simulate these)
   uint64_t transfers_simulated = 0;  // transfers run as SimGrid flows
-  bool reduced = false;              // some collective ran as a representative block
+  bool reduced = false;              // some task ran reduced (symmetry block or one node)
 };
 
 struct ReplayResult {
