@@ -1,5 +1,5 @@
-// Building the dependency graph of an expansion's transfers, in full or as a representative
-// block with ghosts, by one pass over the steps that remembers each endpoint's latest inputs.
+// Building the dependency graph of an expansion's transfers (full, symmetry block with ghosts,
+// one node) by one pass over the steps that remembers each endpoint's latest inputs.
 #include "sim/simgrid/flow_graph.h"
 
 #include <map>

@@ -1,5 +1,5 @@
-// The transfers of one expansion as a dependency graph: a transfer may start once its source
-// holds what it forwards, and a representative-block form that exploits a node-shift symmetry.
+// The transfers of one expansion as a dependency graph (a transfer starts once its source holds
+// what it forwards), in full, as a symmetry block with ghosts, or for one node's PS traffic.
 #pragma once
 
 #include <cstddef>

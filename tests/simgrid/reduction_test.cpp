@@ -1,5 +1,5 @@
 // The replay's reductions against the full expansion: the symmetry block of ring and
-// hierarchical all-reduce at 32 GPUs, exact without a host bridge, close with one.
+// hierarchical all-reduce at 32 GPUs, and parameter-server traffic replayed for one node.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,17 +49,18 @@ double iteration_s(const Schedule& s, ExpansionMode mode) {
 // (e) 32 GPUs (8 nodes x 4), wfbp all-reduce with ring and hierarchical algorithms: the reduced
 // replay simulates one node's flows and the flows into it. Without a shared host bridge every
 // link those flows cross carries the same load as in the full replay: stated tolerance 1e-6.
-// With a bridge the neighbours' bridges are lighter: stated tolerance 5%.
+// With a bridge the neighbours' bridges are lighter than in full; a flow's bottleneck is then
+// still its mirror image inside node 0, but that is not proven in general: tolerance 5%.
 TEST(SimgridReduction, SymmetryBlockMatchesFullAt32Gpus) {
   for (const std::string algorithm : {"ring", "hierarchical"})
-    for (double bridge : {0.0, 8e9}) {
+    for (double bridge : {0.0, 3e9}) {
       Cluster c = cluster(8, 4, 25, Transport::tcp);
       c.fabric.bridge_bandwidth = bridge;
       Strategy st = make_preset("wfbp-allreduce");
       st.algorithm = parse_allreduce_algorithm(algorithm);
       const Schedule s = build_schedule(mixed_workload(), c, st, 2);
       std::printf("%s all-reduce, %s:\n", algorithm.c_str(),
-                  bridge > 0 ? "8 GB/s host bridge" : "no bridge");
+                  bridge > 0 ? "3 GB/s host bridge" : "no bridge");
       const double full = iteration_s(s, ExpansionMode::full),
                    reduced = iteration_s(s, ExpansionMode::reduced);
       const double error = std::abs(reduced / full - 1);
