@@ -25,7 +25,7 @@ inline constexpr BertConfig kBertBase{12, 768, 12, 3072};
 inline constexpr BertConfig kBertLarge{24, 1024, 16, 4096};
 Workload build_bert(const BertConfig& config, const ModelOptions& options);
 
-// ray-project/distml JAX stax ResNet on MNIST (28x28x1, 10 classes): depth 50 or 101.
+// ray-project/distml JAX stax ResNet on MNIST (28x28x1, 10 classes): depth 18, 50 or 101.
 Workload build_distml_resnet(int depth, const ModelOptions& options);
 
 }  // namespace scalecast::zoo
