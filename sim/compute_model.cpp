@@ -7,12 +7,13 @@
 
 namespace scalecast {
 
+namespace {
+
+// True when a layer's forward pass is dominated by matrix products (conv, linear, attention).
 bool is_matmul_layer(const Layer& layer) {
   return layer.kind == "conv" || layer.kind == "linear" || layer.kind == "attention" ||
          layer.kind == "embedding";
 }
-
-namespace {
 
 // Bytes read and written per parameter by one optimizer step in fp32: SGD with momentum reads
 // weight, gradient and momentum and writes weight and momentum (5 x 4 B); Adam also reads and

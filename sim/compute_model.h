@@ -24,7 +24,4 @@ void apply_roofline(Workload& workload, const GpuSpec& gpu, const ComputeModelPa
 // equals the measured single-GPU throughput (samples/s). Returns the factor applied.
 double scale_to_throughput(Workload& workload, double samples_per_s);
 
-// True when a layer's forward pass is dominated by matrix products (conv, linear, attention).
-bool is_matmul_layer(const Layer& layer);
-
 }  // namespace scalecast

@@ -62,13 +62,4 @@ Precision parse_precision(const std::string& text) {
   throw std::invalid_argument("unknown precision '" + text + "' (known: fp32, tf32, fp16)");
 }
 
-std::string to_string(Precision p) {
-  switch (p) {
-    case Precision::fp32: return "fp32";
-    case Precision::tf32: return "tf32";
-    case Precision::fp16: return "fp16";
-  }
-  return "fp32";
-}
-
 }  // namespace scalecast

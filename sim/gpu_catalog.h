@@ -27,6 +27,5 @@ const std::vector<GpuSpec>& gpu_catalog();
 const GpuSpec& find_gpu(const std::string& name);
 bool has_gpu(const std::string& name);
 Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16"
-std::string to_string(Precision p);
 
 }  // namespace scalecast
