@@ -103,7 +103,8 @@ TEST(SimgridPlatform, DescriptionShowsCapacitiesCapsAndRouteLatencies) {
   EXPECT_DOUBLE_EQ(latency.at("to-server"), c.net.latency_s);
 
   // RDMA with GPUDirect: no per-transfer cap anywhere.
-  for (const auto& l : simgrid_platform(cluster(2, 2, 100, Transport::rdma), 0).at("links"))
+  const auto rdma = simgrid_platform(cluster(2, 2, 100, Transport::rdma), 0);
+  for (const auto& l : rdma.at("links"))
     EXPECT_EQ(l.at("name").get<std::string>().find("transfer-cap"), std::string::npos);
 }
 
