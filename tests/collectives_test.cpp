@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "fixtures.h"
 #include "sim/collectives/allreduce_cost.h"
@@ -104,6 +105,31 @@ TEST(Expansion, TreeReachesEveryNodeAndReturns) {
   for (const auto& step : e.steps)
     for (const auto& t : step) ++received[t.dst];
   for (int r = 0; r < 10; ++r) EXPECT_GT(received[r], 0) << "rank " << r;
+}
+
+TEST(Expansion, NodeLocalReduceIsAPipelinedChainCarryingTheMessageOncePerLink) {
+  Schedule s;
+  s.cluster = testing::simple_cluster(2, 4);
+  s.strategy = make_preset("wfbp-ps");
+  s.cluster.ps.servers = 1;
+  Task push;
+  push.kind = TaskKind::comm;
+  push.op = CommOp::push;
+  push.bytes = 8e6;
+  push.server = 0;
+  const Expansion e = expand(s, push);
+  std::map<int, double> into;  // bytes into each GPU rank over the fabric
+  for (const auto& step : e.steps)
+    for (const auto& t : step)
+      if (t.dst < s.gpus()) into[t.dst] += t.bytes;
+  EXPECT_DOUBLE_EQ(into[0], 8e6);  // not 3 x 8 MB as a gather to GPU 0 would put there
+  EXPECT_DOUBLE_EQ(into[4], 8e6);
+  // Server traffic: one full partition per node, in the last step.
+  double to_server = 0;
+  for (const auto& t : e.steps.back()) to_server += t.dst == s.gpus() ? t.bytes : 0;
+  EXPECT_DOUBLE_EQ(to_server, 2 * 8e6);
+  // 8 chunks over 3 hops: 10 pipelined steps, then the network step.
+  EXPECT_EQ(e.steps.size(), 11u);
 }
 
 }  // namespace
