@@ -122,7 +122,7 @@ class Simulation {
     ready_at_[id] = now_;
     if (t.kind != TaskKind::comm) compute_ready_.push(id);
     else if (t.op == CommOp::pull) start_ps(t);  // its push already holds the credit
-    else comm_ready_.push({key(t), id});
+    else comm_ready_[window(t)].push({key(t), id});
   }
 
   void on_finish(int id) {
@@ -157,21 +157,18 @@ class Simulation {
       begin(id);
       events_.push({now_ + s_.tasks[id].duration_s, 1, id});
     }
-    std::vector<std::pair<Key, int>> blocked;
-    while (!comm_ready_.empty()) {
-      auto entry = comm_ready_.top();
-      comm_ready_.pop();
-      const Task& t = s_.tasks[entry.second];
-      if (!may_commit(t)) {
-        blocked.push_back(entry);
-        // A full window blocks the less urgent messages of that window only.
-        continue;
+    // Each window commits its most urgent ready messages in order and stops at the first that
+    // does not fit: a full window holds back its own messages only.
+    for (auto& [window_id, ready] : comm_ready_) {
+      while (!ready.empty()) {
+        const Task& t = s_.tasks[ready.top().second];
+        if (!may_commit(t)) break;
+        ready.pop();
+        in_flight_[window_id] += t.bytes;
+        if (is_ps(t)) start_ps(t);
+        else committed_.push(t.id);
       }
-      in_flight_[window(t)] += t.bytes;
-      if (is_ps(t)) start_ps(t);
-      else committed_.push(t.id);
     }
-    for (auto& entry : blocked) comm_ready_.push(entry);
     if (!collective_busy_ && !committed_.empty()) {
       const int id = committed_.front();
       committed_.pop();
@@ -199,8 +196,9 @@ class Simulation {
                       std::greater<>>
       events_;
   std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>
-      comm_ready_;
+  using ReadyQueue =
+      std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
+  std::map<int, ReadyQueue> comm_ready_;  // per credit window (server, or -1 for collectives)
   std::queue<int> committed_;
   std::map<int, double> in_flight_;
   double now_ = 0;

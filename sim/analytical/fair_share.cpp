@@ -1,5 +1,6 @@
 // Progressive filling: raise every unfrozen flow's rate together until some link saturates,
-// freeze the flows crossing it, repeat. Completions are found from the resulting rates.
+// freeze the flows crossing it, repeat. Flows on the same path are filled as one class, so a
+// refill costs links x paths, however many flows are in flight.
 #include "sim/analytical/fair_share.h"
 
 #include <algorithm>
@@ -11,7 +12,16 @@ FairShareLinks::FairShareLinks(std::vector<double> capacities) : capacity_(std::
 
 void FairShareLinks::add(double now, int tag, double bytes, std::vector<Use> uses) {
   advance(now);
-  flows_.push_back({tag, bytes, std::move(uses)});
+  auto same = [&](const Path& p) {
+    if (p.uses.size() != uses.size()) return false;
+    for (size_t i = 0; i < uses.size(); ++i)
+      if (p.uses[i].link != uses[i].link || p.uses[i].weight != uses[i].weight) return false;
+    return true;
+  };
+  auto it = std::find_if(paths_.begin(), paths_.end(), same);
+  if (it == paths_.end()) it = paths_.insert(paths_.end(), Path{std::move(uses)});
+  ++it->flows;
+  flows_.push_back({tag, bytes, static_cast<int>(it - paths_.begin())});
   recompute_rates();
 }
 
@@ -34,6 +44,8 @@ std::vector<int> FairShareLinks::advance(double now) {
   for (const Flow& f : flows_)
     if (finished(f) || f.remaining <= 0) done.push_back(f.tag);
   if (!done.empty()) {
+    for (const Flow& f : flows_)
+      if (finished(f) || f.remaining <= 0) --paths_[f.path].flows;
     flows_.erase(std::remove_if(flows_.begin(), flows_.end(),
                                 [&](const Flow& f) { return finished(f) || f.remaining <= 0; }),
                  flows_.end());
@@ -44,26 +56,30 @@ std::vector<int> FairShareLinks::advance(double now) {
 
 void FairShareLinks::recompute_rates() {
   std::vector<double> left = capacity_;
-  std::vector<bool> frozen(flows_.size(), false);
-  for (Flow& f : flows_) f.rate = 0;
-  size_t unfrozen = flows_.size();
+  std::vector<bool> frozen(paths_.size(), false);
+  size_t unfrozen = 0;
+  for (size_t i = 0; i < paths_.size(); ++i) {
+    paths_[i].rate = 0;
+    frozen[i] = paths_[i].flows == 0;
+    if (!frozen[i]) ++unfrozen;
+  }
   while (unfrozen > 0) {
-    // Weighted demand of the unfrozen flows on each link, and the smallest equal increment
-    // that saturates one of them.
+    // Weighted demand of the unfrozen paths' flows on each link, and the smallest equal
+    // increment that saturates one of them.
     std::vector<double> demand(capacity_.size(), 0);
-    for (size_t i = 0; i < flows_.size(); ++i)
+    for (size_t i = 0; i < paths_.size(); ++i)
       if (!frozen[i])
-        for (const Use& u : flows_[i].uses) demand[u.link] += u.weight;
+        for (const Use& u : paths_[i].uses) demand[u.link] += u.weight * paths_[i].flows;
     double step = std::numeric_limits<double>::infinity();
     for (size_t l = 0; l < capacity_.size(); ++l)
       if (demand[l] > 0) step = std::min(step, left[l] / demand[l]);
     if (!(step < std::numeric_limits<double>::infinity())) break;
-    for (size_t i = 0; i < flows_.size(); ++i)
-      if (!frozen[i]) flows_[i].rate += step;
+    for (size_t i = 0; i < paths_.size(); ++i)
+      if (!frozen[i]) paths_[i].rate += step;
     for (size_t l = 0; l < capacity_.size(); ++l) left[l] -= step * demand[l];
-    for (size_t i = 0; i < flows_.size(); ++i) {
+    for (size_t i = 0; i < paths_.size(); ++i) {
       if (frozen[i]) continue;
-      for (const Use& u : flows_[i].uses)
+      for (const Use& u : paths_[i].uses)
         if (left[u.link] <= 1e-12 * capacity_[u.link]) {
           frozen[i] = true;
           --unfrozen;
@@ -71,6 +87,7 @@ void FairShareLinks::recompute_rates() {
         }
     }
   }
+  for (Flow& f : flows_) f.rate = paths_[f.path].rate;
 }
 
 }  // namespace scalecast

@@ -30,12 +30,18 @@ class FairShareLinks {
   struct Flow {
     int tag;
     double remaining;
+    int path;  // index in paths_: flows over the same links at the same weights share a rate
+    double rate = 0;
+  };
+  struct Path {
     std::vector<Use> uses;
+    int flows = 0;  // active flows on it
     double rate = 0;
   };
   void recompute_rates();
 
   std::vector<double> capacity_;
+  std::vector<Path> paths_;
   std::vector<Flow> flows_;
   double now_ = 0;
 };
