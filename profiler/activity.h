@@ -37,6 +37,19 @@ struct ApiCall {
 
 enum class GpuKind { kernel, memcpy, memset };
 
+// The kind's name, as the dump file and the Chrome trace write it.
+inline const char* to_string(GpuKind kind) {
+  switch (kind) {
+    case GpuKind::kernel:
+      return "kernel";
+    case GpuKind::memcpy:
+      return "memcpy";
+    case GpuKind::memset:
+      return "memset";
+  }
+  return "kernel";
+}
+
 // Work executed on a GPU.
 struct GpuActivity {
   GpuKind kind = GpuKind::kernel;

@@ -26,18 +26,6 @@ std::string demangle(const std::string& name) {
   return status == 0 && text ? std::string(text.get()) : name;
 }
 
-const char* category(GpuKind kind) {
-  switch (kind) {
-    case GpuKind::kernel:
-      return "kernel";
-    case GpuKind::memcpy:
-      return "memcpy";
-    case GpuKind::memset:
-      return "memset";
-  }
-  return "kernel";
-}
-
 nlohmann::json metadata(const char* what, int pid, int64_t tid, const std::string& name) {
   return {{"ph", "M"}, {"name", what}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}};
 }
@@ -98,10 +86,10 @@ void write_chrome_trace(std::ostream& out, const ActivityLog& log, const Attribu
     }
     std::string name = activity.kind == GpuKind::kernel
                            ? demangle(activity.name)
-                           : std::string(category(activity.kind)) +
+                           : std::string(to_string(activity.kind)) +
                                  (activity.name.empty() ? "" : " " + activity.name);
     events.push_back({{"ph", "X"},
-                      {"cat", category(activity.kind)},
+                      {"cat", to_string(activity.kind)},
                       {"name", std::move(name)},
                       {"pid", pid},
                       {"tid", activity.stream},

@@ -30,18 +30,6 @@ void put_text(std::ostream& out, std::string_view text) {
   }
 }
 
-const char* kind_keyword(GpuKind kind) {
-  switch (kind) {
-    case GpuKind::kernel:
-      return "kernel";
-    case GpuKind::memcpy:
-      return "memcpy";
-    case GpuKind::memset:
-      return "memset";
-  }
-  return "kernel";
-}
-
 }  // namespace
 
 DumpWriter::DumpWriter(std::ostream& out) : out_(out) {
@@ -76,7 +64,7 @@ void DumpWriter::write(const ApiCall& call) {
 }
 
 void DumpWriter::write(const GpuActivity& activity) {
-  out_ << kind_keyword(activity.kind) << '\t' << activity.correlation << '\t' << activity.device
+  out_ << to_string(activity.kind) << '\t' << activity.correlation << '\t' << activity.device
        << '\t' << activity.stream << '\t' << activity.start << '\t' << activity.end;
   switch (activity.kind) {
     case GpuKind::kernel:
