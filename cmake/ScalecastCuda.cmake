@@ -1,5 +1,17 @@
-# Finds nvcc and the CUDA toolkit for the optional GPU parts (profiler, executor's NCCL
-# transport): /usr/local/cuda by default, Hopper (sm_90) unless CMAKE_CUDA_ARCHITECTURES is set.
+# Helpers for the optional GPU parts (profiler, executor's NCCL transport): finding nvcc and the
+# CUDA toolkit (/usr/local/cuda, sm_90 by default), and keeping C++ warning flags away from nvcc.
+
+# The top level adds -Wall/-Werror/... for every language; nvcc rejects them, so in the calling
+# directory they apply to C++ sources only.
+macro(scalecast_cxx_only_compile_options)
+  get_directory_property(_scalecast_options COMPILE_OPTIONS)
+  set(_scalecast_cxx_options "")
+  foreach(_option IN LISTS _scalecast_options)
+    list(APPEND _scalecast_cxx_options "$<$<COMPILE_LANGUAGE:CXX>:${_option}>")
+  endforeach()
+  set_directory_properties(PROPERTIES COMPILE_OPTIONS "${_scalecast_cxx_options}")
+endmacro()
+
 macro(scalecast_find_cuda_toolkit)
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
