@@ -24,20 +24,6 @@ namespace {
 
 using executor::SweepOp;
 
-// The arguments without --local N, for the ranks the launcher starts.
-std::vector<std::string> without_local(const std::vector<std::string>& args) {
-  std::vector<std::string> out = {"execute"};
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--local") {
-      ++i;
-      continue;
-    }
-    if (args[i].rfind("--local=", 0) == 0) continue;
-    out.push_back(args[i]);
-  }
-  return out;
-}
-
 // What the analytical model predicts for each size, on the scenario's cluster with `ranks`
 // single-GPU nodes: the all-reduce cost, or one alpha-beta transfer for sendrecv.
 void predict_sweep(executor::SweepResult& r, const std::string& scenario_path, const std::vector<std::string>& sets) {
@@ -105,8 +91,9 @@ int run(const std::vector<std::string>& args) {
   pos.add("schedule", 1);
   return guarded("execute", [&] {
     po::variables_map vm;
+    po::parsed_options parsed(nullptr);
     if (parse_options("execute", "SCHEDULE.json [-o timeline.json] [--local N]  |  --sweep MIN:MAX [-o sweep.csv]",
-                      opts, pos, args, vm))
+                      opts, pos, args, vm, &parsed))
       return 0;
     const bool reference = vm["reference"].as<bool>();
     const double timeout_s = units::parse_duration(timeout_text);
@@ -130,9 +117,13 @@ int run(const std::vector<std::string>& args) {
       executor::sweep_sizes(so);
       if (!scenario.empty()) load_scenario(scenario, sets);
     }
-    if (vm.count("local"))
-      return executor::launch_local(local, without_local(args),
+    if (vm.count("local")) {
+      // The ranks get this command as parsed, less --local: they never launch in turn.
+      std::vector<std::string> rank_args = {"execute"};
+      for (auto& token : tokens_without(parsed, "local")) rank_args.push_back(std::move(token));
+      return executor::launch_local(local, rank_args,
                                     std::chrono::milliseconds(static_cast<long long>((timeout_s + 5) * 1000)));
+    }
     const executor::LaunchEnv env = executor::launch_env_from_process();
     if (!sweep.empty()) {
       auto result = executor::sweep_rank(so, env);

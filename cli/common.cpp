@@ -18,16 +18,28 @@ namespace scalecast::cli {
 bool parse_options(const std::string& command, const std::string& synopsis,
                    const po::options_description& options,
                    const po::positional_options_description& positional,
-                   const std::vector<std::string>& args, po::variables_map& vm) {
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   po::parsed_options* parsed) {
   po::options_description all(options);
   all.add_options()("help,h", "show this help");
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+  po::parsed_options result =
+      po::command_line_parser(args).options(all).positional(positional).style(style).run();
+  po::store(result, vm);
+  if (parsed) *parsed = std::move(result);
   if (vm.count("help")) {
     std::cout << "usage: scalecast " << command << " " << synopsis << "\n\n" << all << '\n';
     return true;
   }
   po::notify(vm);
   return false;
+}
+
+std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip) {
+  std::vector<std::string> out;
+  for (const po::option& o : parsed.options)
+    if (o.string_key != skip) out.insert(out.end(), o.original_tokens.begin(), o.original_tokens.end());
+  return out;
 }
 
 int guarded(const std::string& command, const std::function<int()>& body) {

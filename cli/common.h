@@ -12,11 +12,19 @@ namespace scalecast::cli {
 
 namespace po = boost::program_options;
 
-// Parses args into vm; prints help and returns true when --help was given.
+// Parses args into vm; prints help and returns true when --help was given. Options must be
+// spelled out in full: an abbreviation (`--loc` for `--local`) is an unknown option, so that no
+// command line means something other than what it says. `parsed`, when given, receives the
+// options as parsed, for commands that pass some of them on to processes they start.
 bool parse_options(const std::string& command, const std::string& synopsis,
                    const po::options_description& options,
                    const po::positional_options_description& positional,
-                   const std::vector<std::string>& args, po::variables_map& vm);
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   po::parsed_options* parsed = nullptr);
+
+// The command-line tokens of every parsed option but `skip` (its canonical long name), in their
+// original order and spelling: the arguments to hand on to a child process.
+std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip);
 
 // Runs body; maps input errors (bad scenario, schedule, profile, units, unknown names, bad
 // options) to one line and exit code 2, other errors to exit code 1.

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -34,6 +35,11 @@ int free_local_port() {
 
 int launch_local(int ranks, const std::vector<std::string>& args, std::chrono::milliseconds grace) {
   if (ranks < 1) throw std::invalid_argument("--local needs at least 1 rank");
+  // A rank that a launcher started (this one or mpirun/torchrun) never launches ranks itself.
+  for (const char* var : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+    if (std::getenv(var))
+      throw std::invalid_argument(std::string("--local cannot be used by a process a launcher started (") + var +
+                                  " is set)");
   const std::string port = std::to_string(free_local_port());
   std::vector<std::string> argv_text = {"scalecast"};
   argv_text.insert(argv_text.end(), args.begin(), args.end());

@@ -1,0 +1,144 @@
+// `execute --local N` under a process-count guard: however the option is spelled, at most N ranks
+// ever run (an abbreviation is refused), and a rank that a launcher started refuses --local.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "process_util.h"
+
+namespace scalecast::executor {
+namespace {
+
+using testing::fresh_dir;
+using testing::read_text;
+using testing::write_schedule;
+
+// Processes descending from `root`, read from /proc (pid -> parent pid).
+std::set<pid_t> descendants(pid_t root) {
+  std::map<pid_t, pid_t> parent;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');  // the command name may hold spaces
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || state == 'Z') continue;
+    parent[std::stoi(name)] = ppid;
+  }
+  std::set<pid_t> out;
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (const auto& [pid, ppid] : parent)
+      if ((ppid == root || out.count(ppid)) && out.insert(pid).second) grew = true;
+  }
+  return out;
+}
+
+struct GuardedRun {
+  int exit_code = -1;
+  size_t most_descendants = 0;
+  std::string log;
+};
+
+// Runs `scalecast ARGS` in its own process group, polling its descendants; kills the group as
+// soon as more than `limit` of them exist at once (a launch that multiplies).
+GuardedRun run_guarded(const std::vector<std::string>& args, size_t limit, const std::string& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    for (const char* var : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}) ::unsetenv(var);
+    std::vector<std::string> text = {SCALECAST_CLI};
+    text.insert(text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(SCALECAST_CLI, argv.data());
+    std::_Exit(127);
+  }
+  GuardedRun r;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (;;) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      break;
+    }
+    r.most_descendants = std::max(r.most_descendants, descendants(pid).size());
+    if (r.most_descendants > limit || std::chrono::steady_clock::now() > deadline) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  r.log = read_text(log);
+  return r;
+}
+
+class LaunchGuard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef SCALECAST_HAVE_GLOO
+    GTEST_SKIP() << "this build has no Gloo transport";
+#endif
+    dir_ = fresh_dir("launch_guard");
+    schedule_ = dir_ + "/s.json";
+    write_schedule(schedule_, "wfbp-allreduce", 2, 2);
+  }
+  std::string dir_, schedule_;
+};
+
+TEST_F(LaunchGuard, FullSpellingsRunExactlyTheRanksAsked) {
+  for (const std::vector<std::string>& local : {std::vector<std::string>{"--local", "2"}, {"--local=2"}}) {
+    std::vector<std::string> args = {"execute", schedule_, "--timeout", "60s"};
+    args.insert(args.end(), local.begin(), local.end());
+    const GuardedRun r = run_guarded(args, 2, dir_ + "/full.log");
+    EXPECT_EQ(r.exit_code, 0) << r.log;
+    EXPECT_EQ(r.most_descendants, 2u) << r.log;  // exactly the two ranks, seen while they ran
+    EXPECT_NE(r.log.find("steady state"), std::string::npos) << r.log;
+  }
+}
+
+TEST_F(LaunchGuard, AbbreviationsAreRefusedBeforeAnyRankStarts) {
+  for (const char* spelling : {"--loc", "--loca", "--lo", "--l"}) {
+    const GuardedRun r = run_guarded({"execute", schedule_, spelling, "2"}, 0, dir_ + "/abbrev.log");
+    EXPECT_EQ(r.exit_code, 2) << spelling << ": " << r.log;
+    EXPECT_EQ(r.most_descendants, 0u) << spelling;
+    EXPECT_NE(r.log.find("unrecognised option"), std::string::npos) << r.log;
+  }
+}
+
+TEST_F(LaunchGuard, ALaunchedRankRefusesToLaunch) {
+  const std::string log = dir_ + "/rank.log";
+  const std::string cmd = "RANK=0 WORLD_SIZE=1 " SCALECAST_CLI " execute " + schedule_ + " --local 2 > " + log + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2) << read_text(log);
+  EXPECT_NE(read_text(log).find("--local cannot be used by a process a launcher started (RANK is set)"),
+            std::string::npos)
+      << read_text(log);
+}
+
+}  // namespace
+}  // namespace scalecast::executor
