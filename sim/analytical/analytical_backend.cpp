@@ -4,7 +4,10 @@
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -26,7 +29,7 @@ class PsNetwork {
         links_(capacities(s, servers_)) {}
 
   // Starts a push or pull; returns false when it loads no link (it then takes only fixed_s).
-  bool start(double now, const Task& t) {
+  bool start(const Task& t) {
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
     // The node's root GPU link (0 inbound, 1 outbound): a push sums the node's GPUs into the
@@ -44,7 +47,7 @@ class PsNetwork {
       uses.push_back({server_link, path_.server_weight});
     }
     if (uses.empty()) return false;
-    links_.add(now, t.id, t.bytes, std::move(uses));
+    links_.add(t.id, t.bytes, std::move(uses));
     return true;
   }
 
@@ -71,7 +74,7 @@ class Simulation {
  public:
   explicit Simulation(const Schedule& s)
       : s_(s), n_(static_cast<int>(s.tasks.size())), pending_(n_), ready_at_(n_, 0),
-        start_(n_, 0), end_(n_, 0), dependents_(n_), ps_(s) {
+        start_(n_, 0), end_(n_, 0), finished_(n_, false), dependents_(n_), ps_(s) {
     for (const Task& t : s.tasks) {
       pending_[t.id] = static_cast<int>(t.deps.size());
       for (int d : t.deps) dependents_[d].push_back(t.id);
@@ -85,6 +88,7 @@ class Simulation {
     while (!events_.empty() || ps_.links().active()) {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
       now_ = std::min(next_event, ps_.links().next_completion());
+      if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
       for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.fixed_s(), 1, id});
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
@@ -95,6 +99,9 @@ class Simulation {
       }
       dispatch();
     }
+    for (const Task& t : s_.tasks)
+      if (pending_[t.id] > 0 || !finished_[t.id])
+        throw std::logic_error("analytical backend: task " + std::to_string(t.id) + " (" + t.name + ") never ran");
     Timeline tl;
     tl.backend = "analytical";
     for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
@@ -128,6 +135,7 @@ class Simulation {
   void on_finish(int id) {
     const Task& t = s_.tasks[id];
     end_[id] = now_;
+    finished_[id] = true;
     if (t.kind != TaskKind::comm) compute_busy_ = false;
     else if (!is_ps(t)) collective_busy_ = false;
     if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
@@ -180,7 +188,7 @@ class Simulation {
 
   void start_ps(const Task& t) {
     begin(t.id);
-    if (!ps_.start(now_, t)) events_.push({now_ + ps_.fixed_s(), 1, t.id});
+    if (!ps_.start(t)) events_.push({now_ + ps_.fixed_s(), 1, t.id});
   }
 
   void begin(int id) { start_[id] = now_; }
@@ -189,6 +197,7 @@ class Simulation {
   int n_;
   std::vector<int> pending_;
   std::vector<double> ready_at_, start_, end_;
+  std::vector<bool> finished_;
   std::vector<std::vector<int>> dependents_;
   PsNetwork ps_;
   // (time, 0 = ready / 1 = finish, task)

@@ -4,14 +4,23 @@
 #include "sim/analytical/fair_share.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace scalecast {
 
 FairShareLinks::FairShareLinks(std::vector<double> capacities) : capacity_(std::move(capacities)) {}
 
-void FairShareLinks::add(double now, int tag, double bytes, std::vector<Use> uses) {
-  advance(now);
+void FairShareLinks::add(int tag, double bytes, std::vector<Use> uses) {
+  // No advance here: a flow that completes at this instant must be reported by the caller's
+  // advance(), not dropped by this one.
+  if (!std::isfinite(bytes) || bytes < 0) throw std::invalid_argument("flow of " + std::to_string(bytes) + " bytes");
+  if (uses.empty()) throw std::invalid_argument("flow over no link");
+  for (const Use& u : uses)
+    if (u.link < 0 || u.link >= static_cast<int>(capacity_.size()) || !(capacity_[u.link] > 0) || !(u.weight > 0))
+      throw std::invalid_argument("flow over link " + std::to_string(u.link) + ", which cannot carry it");
   auto same = [&](const Path& p) {
     if (p.uses.size() != uses.size()) return false;
     for (size_t i = 0; i < uses.size(); ++i)
@@ -34,6 +43,7 @@ double FairShareLinks::next_completion() const {
 
 std::vector<int> FairShareLinks::advance(double now) {
   std::vector<int> done;
+  if (std::isnan(now) || now < now_) throw std::logic_error("fair-share links moved back in time");
   if (now > now_) {
     const double dt = now - now_;
     for (Flow& f : flows_) f.remaining -= f.rate * dt;

@@ -18,13 +18,17 @@ class FairShareLinks {
 
   explicit FairShareLinks(std::vector<double> capacities);
 
-  // Starts a flow of `bytes` at time `now` (after advance(now)); `tag` is returned on completion.
-  void add(double now, int tag, double bytes, std::vector<Use> uses);
+  // Starts a flow of `bytes` at the current time, the last one advance() moved to; `tag` is
+  // returned by the advance() that sees it complete. Throws std::invalid_argument for a flow
+  // that could never complete (bytes not finite, a use of no link or of a link of no capacity).
+  void add(int tag, double bytes, std::vector<Use> uses);
   bool active() const { return !flows_.empty(); }
   // Absolute time of the next completion at the current rates (infinity when none is active).
   double next_completion() const;
-  // Moves the flows forward to `now` and returns the tags of those that completed by then.
+  // Moves the flows forward to `now` (never back) and returns the tags of those that completed
+  // by then; every flow's tag is returned exactly once.
   std::vector<int> advance(double now);
+  double now() const { return now_; }
 
  private:
   struct Flow {
