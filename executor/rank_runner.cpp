@@ -1,6 +1,5 @@
-// The rank's event loop: dependencies counted down as tasks finish, compute in task order on one
-// lane, collectives one at a time in rank 0's order (priority and credit as the analytical
-// backend applies them), parameter-server transfers concurrently within the credit.
+// The rank's event loop around the shared scheduling policy: compute on one lane, collectives one
+// at a time in rank 0's order, parameter-server transfers on threads of their own, in wall time.
 #include "executor/rank_runner.h"
 
 #include <stdexcept>
@@ -39,11 +38,31 @@ void RankRunner::Lane::start(int task) {
   cv_.notify_one();
 }
 
+namespace {
+
+scheduling::PolicyOptions policy_options(const RankPlan& plan) {
+  scheduling::PolicyOptions o;
+  for (const RankTask& t : plan.tasks) {
+    switch (t.role) {
+      case Role::skip: o.lanes.push_back(scheduling::Lane::none); break;
+      case Role::compute: o.lanes.push_back(scheduling::Lane::compute); break;
+      case Role::channel: o.lanes.push_back(scheduling::Lane::channel); break;
+      case Role::ps: o.lanes.push_back(scheduling::Lane::transfer); break;
+    }
+  }
+  // Rank 0 picks the order of collectives (as Horovod's coordinator does); GPU ranks hold the
+  // workers' credit; servers serve what that credit let through.
+  o.decides_channel = plan.rank == 0;
+  o.transfer_credit = plan.rank < plan.gpus;
+  return o;
+}
+
+}  // namespace
+
 RankRunner::RankRunner(const Schedule& s, const RankPlan& plan, Transport& transport, ChannelOrder& order,
                        RunOptions options)
     : s_(s), plan_(plan), transport_(transport), order_(order), options_(options),
-      epoch_(std::chrono::steady_clock::now()), pending_(s.tasks.size()), ready_at_(s.tasks.size(), 0),
-      channel_ready_(s.tasks.size(), false), dependents_(s.tasks.size()),
+      epoch_(std::chrono::steady_clock::now()), policy_(s, policy_options(plan)),
       compute_lane_(*this, &RankRunner::run_compute), channel_lane_(*this, &RankRunner::run_comm) {
   if (plan.tasks.size() != s.tasks.size()) throw std::logic_error("rank plan does not match the schedule");
   bool concurrent_ps = false;
@@ -62,23 +81,6 @@ double RankRunner::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
 }
 
-bool RankRunner::counts_credit(int id) const {
-  if (s_.strategy.credit_bytes <= 0) return false;
-  const Role role = plan_.tasks[id].role;
-  return (role == Role::channel && coordinator()) || (role == Role::ps && plan_.rank < plan_.gpus);
-}
-
-int RankRunner::window(int id) const {
-  const Task& t = s_.tasks[id];
-  return t.op == CommOp::push || t.op == CommOp::pull ? t.server : -1;
-}
-
-RankRunner::Key RankRunner::key(int id) const {
-  const Task& t = s_.tasks[id];
-  if (s_.strategy.priority) return {t.priority, ready_at_[id], id};
-  return {ready_at_[id], t.priority, id};
-}
-
 void RankRunner::post(Message m) {
   {
     std::lock_guard<std::mutex> lock(m_);
@@ -88,26 +90,16 @@ void RankRunner::post(Message m) {
 }
 
 std::vector<TimelineEvent> RankRunner::run() {
-  const int n = static_cast<int>(s_.tasks.size());
-  for (const Task& t : s_.tasks) {
-    pending_[t.id] = static_cast<int>(t.deps.size());
-    for (int d : t.deps) dependents_[d].push_back(t.id);
-  }
   if (plan_.rank != 0 && plan_.rank < plan_.gpus && plan_.channel_tasks > 0) {
     awaiting_decisions_ = true;
     decisions_ = std::thread([this] { await_decisions(); });
   }
-  // Collected first: readying a task this rank skips finishes it, which may ready later ones.
-  std::vector<int> roots;
-  for (const Task& t : s_.tasks)
-    if (pending_[t.id] == 0) roots.push_back(t.id);
-  for (int id : roots) ready(id);
-  while (done_ < n) {
-    dispatch();
-    const bool running = compute_busy_ || channel_busy_ || !ps_threads_.empty() || awaiting_decisions_;
-    if (!running && delayed_.empty())
-      throw std::logic_error("rank " + std::to_string(plan_.rank) + " stalled with " + std::to_string(n - done_) +
-                             " tasks left");
+  for (int id : policy_.initial()) make_ready(id);
+  while (!policy_.done()) {
+    start_dispatched();
+    if (running_ == 0 && !awaiting_decisions_ && delayed_.empty())
+      throw std::logic_error("rank " + std::to_string(plan_.rank) + " stalled with " +
+                             std::to_string(policy_.unfinished()) + " tasks left");
     std::vector<Message> inbox;
     {
       std::unique_lock<std::mutex> lock(m_);
@@ -120,123 +112,65 @@ std::vector<TimelineEvent> RankRunner::run() {
     while (!delayed_.empty() && delayed_.top().first <= now()) {
       const int task = delayed_.top().second;
       delayed_.pop();
-      ready(task);
+      make_ready(task);
     }
   }
   return events_;
 }
 
-void RankRunner::ready(int id) {
-  ready_at_[id] = now();
-  const Task& t = s_.tasks[id];
-  switch (plan_.tasks[id].role) {
-    case Role::skip:
-      finish(id);
-      break;
-    case Role::compute:
-      compute_ready_.push(id);
-      break;
-    case Role::channel:
-      channel_ready_[id] = true;
-      if (coordinator()) comm_ready_.push({key(id), id});
-      break;
-    case Role::ps:
-      if (t.op == CommOp::push && counts_credit(id)) ps_ready_.push({key(id), id});
-      else start_ps(id);
-      break;
+// A task this rank has no part in ends as soon as it is ready here.
+void RankRunner::make_ready(int id) {
+  if (policy_.lane(id) == scheduling::Lane::none) {
+    policy_.ready(id, now());
+    release(policy_.finish(id));
+  } else {
+    policy_.ready(id, now());
   }
 }
 
-void RankRunner::finish(int id) {
-  ++done_;
-  for (int d : dependents_[id]) {
-    if (--pending_[d] > 0) continue;
-    const double delay = s_.tasks[d].delay_s;
-    if (delay > 0) delayed_.push({now() + delay, d});
-    else ready(d);
+void RankRunner::release(const std::vector<scheduling::Release>& released) {
+  for (const scheduling::Release& r : released) {
+    if (r.delay_s > 0) delayed_.push({now() + r.delay_s, r.task});
+    else make_ready(r.task);
   }
 }
 
-bool RankRunner::may_commit(int id) const {
-  const double credit = s_.strategy.credit_bytes;
-  const auto it = in_flight_.find(window(id));
-  const double used = it == in_flight_.end() ? 0 : it->second;
-  return used <= 0 || used + s_.tasks[id].bytes <= credit;
-}
-
-void RankRunner::commit_within_credit(ReadyQueue& queue, void (RankRunner::*start)(int)) {
-  // A full window holds back the less urgent messages of that window only.
-  std::vector<std::pair<Key, int>> blocked;
-  while (!queue.empty()) {
-    const auto entry = queue.top();
-    queue.pop();
-    if (!may_commit(entry.second)) {
-      blocked.push_back(entry);
-      continue;
-    }
-    in_flight_[window(entry.second)] += s_.tasks[entry.second].bytes;
-    (this->*start)(entry.second);
+void RankRunner::start_dispatched() {
+  const scheduling::Dispatch d = policy_.dispatch();
+  for (int id : d.committed) order_.publish(published_++, id);
+  if (d.compute >= 0) {
+    ++running_;
+    compute_lane_.start(d.compute);
   }
-  for (const auto& entry : blocked) queue.push(entry);
-}
-
-void RankRunner::decide(int id) {
-  order_.publish(published_++, id);
-  decided_.push_back(id);
-}
-
-void RankRunner::dispatch() {
-  if (!compute_busy_ && !compute_ready_.empty()) {
-    compute_busy_ = true;
-    compute_lane_.start(compute_ready_.top());
-    compute_ready_.pop();
+  for (int id : d.transfers) {
+    ++running_;
+    ps_threads_.emplace(id, std::thread([this, id] { run_comm(id); }));
   }
-  // ByteScheduler's credit, as the analytical backend keeps it: one window per parameter server
-  // and one for the collectives; without credit, pushes start when ready and rank 0 commits a
-  // collective only when the channel is idle, so that it picks the most urgent one then.
-  commit_within_credit(ps_ready_, &RankRunner::start_ps);
-  if (coordinator()) {
-    if (s_.strategy.credit_bytes > 0) {
-      commit_within_credit(comm_ready_, &RankRunner::decide);
-    } else if (!channel_busy_ && decided_.empty() && !comm_ready_.empty()) {
-      decide(comm_ready_.top().second);
-      comm_ready_.pop();
-    }
-  }
-  if (!channel_busy_ && !decided_.empty() && channel_ready_[decided_.front()]) {
-    channel_busy_ = true;
-    channel_lane_.start(decided_.front());
-    decided_.pop_front();
+  if (d.channel >= 0) {
+    ++running_;
+    channel_lane_.start(d.channel);
   }
 }
 
 void RankRunner::on_message(const Message& m) {
   if (m.error) std::rethrow_exception(m.error);
   if (m.decision >= 0) {
-    decided_.push_back(m.decision);
+    policy_.follow(m.decision);
     return;
   }
   if (m.task < 0) {  // the decision thread has received every decision
     awaiting_decisions_ = false;
     return;
   }
-  const Task& t = s_.tasks[m.task];
   const RankTask& rt = plan_.tasks[m.task];
-  if (m.ran) events_.push_back({t.id, plan_.rank, rt.track, m.span.start_s, m.span.end_s});
-  if (rt.role == Role::compute) compute_busy_ = false;
-  if (rt.role == Role::channel) channel_busy_ = false;
+  if (m.ran) events_.push_back({m.task, plan_.rank, rt.track, m.span.start_s, m.span.end_s});
   if (rt.role == Role::ps) {
     auto it = ps_threads_.find(m.task);
     it->second.join();
     ps_threads_.erase(it);
   }
-  // The credit a push or a committed collective took is returned when its pull or itself ends.
-  if (counts_credit(m.task) && t.op != CommOp::push) in_flight_[window(m.task)] -= t.bytes;
-  finish(m.task);
-}
-
-void RankRunner::start_ps(int id) {
-  ps_threads_.emplace(id, std::thread([this, id] { run_comm(id); }));
+  --running_;
+  release(policy_.finish(m.task));
 }
 
 void RankRunner::run_compute(int id) {

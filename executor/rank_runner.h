@@ -1,21 +1,20 @@
 // Runs one rank's share of a schedule for real: a compute lane, an ordered collective channel
-// and one thread per parameter-server transfer, dispatched by the same rules as the analytical
-// backend's list scheduler, and returns when each task ran on this rank.
+// and one thread per parameter-server transfer, as the shared scheduling policy dispatches them,
+// and returns when each task ran on this rank.
 #pragma once
 
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <queue>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 #include "executor/rank_plan.h"
 #include "executor/transport.h"
 #include "sim/schedule.h"
+#include "sim/scheduling/scheduling_policy.h"
 #include "sim/timeline.h"
 
 namespace scalecast::executor {
@@ -47,7 +46,6 @@ class RankRunner {
   std::vector<TimelineEvent> run();
 
  private:
-  using Key = std::tuple<double, double, int>;  // as the analytical backend: smallest first
   struct Message {
     int task = -1;
     Interval span;
@@ -69,23 +67,13 @@ class RankRunner {
     std::thread thread_;
   };
 
-  using ReadyQueue = std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
-
   double now() const;
-  Key key(int task) const;
-  // Credit (ByteScheduler) windows: one per parameter server, one (-1) for the collectives.
-  bool counts_credit(int task) const;
-  int window(int task) const;
-  bool may_commit(int task) const;
-  void commit_within_credit(ReadyQueue& queue, void (RankRunner::*start)(int));
-  void decide(int task);
   bool coordinator() const { return plan_.rank == 0 && plan_.channel_tasks > 0; }
   void post(Message m);
-  void ready(int task);
-  void finish(int task);
-  void dispatch();
+  void make_ready(int task);
+  void release(const std::vector<scheduling::Release>& released);
+  void start_dispatched();
   void on_message(const Message& m);
-  void start_ps(int task);
   void run_compute(int task);
   void run_comm(int task);
   void await_decisions();
@@ -96,20 +84,12 @@ class RankRunner {
   ChannelOrder& order_;
   RunOptions options_;
   std::chrono::steady_clock::time_point epoch_;
+  scheduling::SchedulingPolicy policy_;
 
-  std::vector<int> pending_;
-  std::vector<double> ready_at_;
-  std::vector<bool> channel_ready_;
-  std::vector<std::vector<int>> dependents_;
   std::vector<TimelineEvent> events_;
-  int done_ = 0;
-  std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  ReadyQueue comm_ready_, ps_ready_;
+  int running_ = 0;  // tasks started on this rank and not yet ended
   std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> delayed_;
-  std::deque<int> decided_;
   int published_ = 0;
-  std::map<int, double> in_flight_;  // bytes in flight per credit window
-  bool compute_busy_ = false, channel_busy_ = false;
   std::map<int, std::thread> ps_threads_;
   std::thread decisions_;
   bool awaiting_decisions_ = false;

@@ -143,9 +143,12 @@ TEST(Analytical, CreditWindowBoundsBytesInFlightAtEachParameterServer) {
     });
     double in_flight = 0, peak = 0;
     for (const auto& [time, delta] : list) {
+      // ByteScheduler commits a push only while credit is left, so at most one push overdraws it.
+      if (delta > 0) {
+        EXPECT_LT(in_flight, s.credit_bytes) << "server " << server << " at " << time;
+      }
       in_flight += delta;
       peak = std::max(peak, in_flight);
-      EXPECT_LE(in_flight, s.credit_bytes + 1) << "server " << server << " at " << time;
     }
     EXPECT_GT(peak, s.partition_bytes);  // the window does let several partitions go at once
   }

@@ -1,6 +1,6 @@
-// The analytical list scheduler: an event loop over the schedule's DAG with one compute stream,
-// one collective channel (priority order and credit window from the strategy), and parameter-
-// server transfers sharing the NICs and fabric fairly as fluid flows.
+// The analytical driver of the scheduling policy: an event loop in simulated time where compute
+// and collectives take their closed-form durations and parameter-server transfers share the
+// NICs and fabric fairly as fluid flows.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
@@ -8,17 +8,15 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <map>
 #include <queue>
 #include <tuple>
 
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
+#include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
 namespace {
-
-using Key = std::tuple<double, double, int>;  // ordering key of a ready task, smallest first
 
 // Link ids of the parameter-server path: the root GPU's fabric link and the worker NIC in each
 // direction, then each server's NIC (down, up); colocated servers use the worker NIC itself.
@@ -73,35 +71,31 @@ class PsNetwork {
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
-      : s_(s), n_(static_cast<int>(s.tasks.size())), pending_(n_), ready_at_(n_, 0),
-        start_(n_, 0), end_(n_, 0), finished_(n_, false), dependents_(n_), ps_(s) {
-    for (const Task& t : s.tasks) {
-      pending_[t.id] = static_cast<int>(t.deps.size());
-      for (int d : t.deps) dependents_[d].push_back(t.id);
-    }
-  }
+      : s_(s), policy_(s), start_(s.tasks.size(), 0), end_(s.tasks.size(), 0), ps_(s) {}
 
   Timeline run() {
-    for (const Task& t : s_.tasks)
-      if (pending_[t.id] == 0) events_.push({0.0, 0, t.id});
+    for (int id : policy_.initial()) events_.push({0.0, kReady, id});
     constexpr double kNever = std::numeric_limits<double>::infinity();
     while (!events_.empty() || ps_.links().active()) {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.fixed_s(), 1, id});
+      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.fixed_s(), kFinish, id});
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
-        auto [time, kind, id] = events_.top();
+        const auto [time, kind, id] = events_.top();
         events_.pop();
-        if (kind == 0) on_ready(id);
-        else on_finish(id);
+        if (kind == kReady) {
+          policy_.ready(id, now_);
+          continue;
+        }
+        end_[id] = now_;
+        for (const scheduling::Release& r : policy_.finish(id)) events_.push({now_ + r.delay_s, kReady, r.task});
       }
-      dispatch();
+      start(policy_.dispatch());
     }
-    for (const Task& t : s_.tasks)
-      if (pending_[t.id] > 0 || !finished_[t.id])
-        throw std::logic_error("analytical backend: task " + std::to_string(t.id) + " (" + t.name + ") never ran");
+    if (!policy_.done())
+      throw std::logic_error("analytical backend: " + std::to_string(policy_.unfinished()) + " tasks never ran");
     Timeline tl;
     tl.backend = "analytical";
     for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
@@ -109,110 +103,38 @@ class Simulation {
   }
 
  private:
+  enum Kind { kReady = 0, kFinish = 1 };  // at one instant, readiness first
+
   std::string track(const Task& t) const {
     if (t.kind != TaskKind::comm) return "compute";
-    if (is_ps(t)) return to_string(t.op) + " server " + std::to_string(t.server);
+    if (t.op == CommOp::push || t.op == CommOp::pull) return to_string(t.op) + " server " + std::to_string(t.server);
     return "collective";
   }
 
-  Key key(const Task& t) const {
-    if (s_.strategy.priority) return {t.priority, ready_at_[t.id], t.id};
-    return {ready_at_[t.id], t.priority, t.id};
-  }
-
-  static bool is_ps(const Task& t) { return t.op == CommOp::push || t.op == CommOp::pull; }
-  // Credit is kept per parameter server (server-side scheduling), and once for collectives.
-  static int window(const Task& t) { return is_ps(t) ? t.server : -1; }
-
-  void on_ready(int id) {
-    const Task& t = s_.tasks[id];
-    ready_at_[id] = now_;
-    if (t.kind != TaskKind::comm) compute_ready_.push(id);
-    else if (t.op == CommOp::pull) start_ps(t);  // its push already holds the credit
-    else comm_ready_[window(t)].push({key(t), id});
-  }
-
-  void on_finish(int id) {
-    const Task& t = s_.tasks[id];
-    end_[id] = now_;
-    finished_[id] = true;
-    if (t.kind != TaskKind::comm) compute_busy_ = false;
-    else if (!is_ps(t)) collective_busy_ = false;
-    if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
-    for (int d : dependents_[id]) {
-      ready_at_[d] = std::max(ready_at_[d], now_);
-      if (--pending_[d] == 0) events_.push({now_ + s_.tasks[d].delay_s, 0, d});
+  void start(const scheduling::Dispatch& d) {
+    if (d.compute >= 0) {
+      start_[d.compute] = now_;
+      events_.push({now_ + s_.tasks[d.compute].duration_s, kFinish, d.compute});
+    }
+    for (int id : d.transfers) {
+      start_[id] = now_;
+      if (!ps_.start(s_.tasks[id])) events_.push({now_ + ps_.fixed_s(), kFinish, id});
+    }
+    if (d.channel >= 0) {
+      start_[d.channel] = now_;
+      events_.push({now_ + collective_task_s(s_, s_.tasks[d.channel]), kFinish, d.channel});
     }
   }
-
-  // ByteScheduler's credit: a message may be committed while the bytes in flight in its window
-  // stay within the credit (always when nothing is in flight). No credit: commit on readiness
-  // for PS transfers, and for the collective channel only when it is idle, so that it picks the
-  // most urgent ready message at that moment.
-  bool may_commit(const Task& t) const {
-    const double credit = s_.strategy.credit_bytes;
-    auto it = in_flight_.find(window(t));
-    const double used = it == in_flight_.end() ? 0 : it->second;
-    if (credit > 0) return used <= 0 || used + t.bytes <= credit;
-    return is_ps(t) || (!collective_busy_ && committed_.empty());
-  }
-
-  void dispatch() {
-    if (!compute_busy_ && !compute_ready_.empty()) {
-      const int id = compute_ready_.top();
-      compute_ready_.pop();
-      compute_busy_ = true;
-      begin(id);
-      events_.push({now_ + s_.tasks[id].duration_s, 1, id});
-    }
-    // Each window commits its most urgent ready messages in order and stops at the first that
-    // does not fit: a full window holds back its own messages only.
-    for (auto& [window_id, ready] : comm_ready_) {
-      while (!ready.empty()) {
-        const Task& t = s_.tasks[ready.top().second];
-        if (!may_commit(t)) break;
-        ready.pop();
-        in_flight_[window_id] += t.bytes;
-        if (is_ps(t)) start_ps(t);
-        else committed_.push(t.id);
-      }
-    }
-    if (!collective_busy_ && !committed_.empty()) {
-      const int id = committed_.front();
-      committed_.pop();
-      collective_busy_ = true;
-      begin(id);
-      events_.push({now_ + collective_task_s(s_, s_.tasks[id]), 1, id});
-    }
-  }
-
-  void start_ps(const Task& t) {
-    begin(t.id);
-    if (!ps_.start(t)) events_.push({now_ + ps_.fixed_s(), 1, t.id});
-  }
-
-  void begin(int id) { start_[id] = now_; }
 
   const Schedule& s_;
-  int n_;
-  std::vector<int> pending_;
-  std::vector<double> ready_at_, start_, end_;
-  std::vector<bool> finished_;
-  std::vector<std::vector<int>> dependents_;
+  scheduling::SchedulingPolicy policy_;
+  std::vector<double> start_, end_;
   PsNetwork ps_;
-  // (time, 0 = ready / 1 = finish, task)
+  // (time, kind, task), earliest first
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
                       std::greater<>>
       events_;
-  std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  using ReadyQueue =
-      std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
-  std::map<int, ReadyQueue> comm_ready_;  // per credit window (server, or -1 for collectives)
-  std::queue<int> committed_;
-  std::map<int, double> in_flight_;
   double now_ = 0;
-  bool compute_busy_ = false;
-  bool collective_busy_ = false;
 };
 
 }  // namespace

@@ -26,27 +26,18 @@ DagController::DagController(const Schedule& s, CommRunner& runner, sg4::Host* h
       runner_(runner),
       host_(host),
       progress_(progress),
-      n_(static_cast<int>(s.tasks.size())),
-      pending_(n_),
-      ready_at_(n_, 0),
-      start_(n_, 0),
-      end_(n_, 0),
-      dependents_(n_),
+      policy_(s),
+      start_(s.tasks.size(), 0),
+      end_(s.tasks.size(), 0),
       mutex_(sg4::Mutex::create()),
-      wake_(sg4::ConditionVariable::create()) {
-  for (const Task& t : s.tasks) {
-    pending_[t.id] = static_cast<int>(t.deps.size());
-    for (int d : t.deps) dependents_[d].push_back(t.id);
-  }
-}
+      wake_(sg4::ConditionVariable::create()) {}
 
 void DagController::operator()() {
   wall_start_ = last_report_ = std::chrono::steady_clock::now();
   Batch batch;
-  for (const Task& t : s_.tasks)
-    if (pending_[t.id] == 0) batch.push({ready, t.id});
+  for (int id : policy_.initial()) batch.push({ready, id});
   process(batch);
-  while (finished_ < n_) {
+  while (!policy_.done()) {
     {
       std::unique_lock lock(*mutex_);
       wake_->wait(lock, [this] { return !inbox_.empty(); });
@@ -79,100 +70,29 @@ void DagController::process(Batch& batch) {
   while (!batch.empty()) {
     const auto [kind, id] = batch.top();
     batch.pop();
-    if (kind == ready)
-      on_ready(id);
-    else
-      on_finish(id, batch);
-  }
-  dispatch();
-}
-
-DagController::Key DagController::key(const Task& t) const {
-  if (s_.strategy.priority) return {t.priority, ready_at_[t.id], t.id};
-  return {ready_at_[t.id], t.priority, t.id};
-}
-
-void DagController::on_ready(int id) {
-  const Task& t = s_.tasks[id];
-  ready_at_[id] = now_;
-  if (t.kind != TaskKind::comm)
-    compute_ready_.push(id);
-  else if (t.op == CommOp::pull)
-    start_ps(id);  // the credit was taken by its push
-  else
-    comm_ready_.push({key(t), id});
-}
-
-void DagController::on_finish(int id, Batch& batch) {
-  const Task& t = s_.tasks[id];
-  end_[id] = now_;
-  ++finished_;
-  if (t.kind != TaskKind::comm)
-    compute_busy_ = false;
-  else if (!is_ps(t))
-    collective_busy_ = false;
-  if (t.kind == TaskKind::comm && t.op != CommOp::push) in_flight_[window(t)] -= t.bytes;
-  for (int d : dependents_[id]) {
-    ready_at_[d] = std::max(ready_at_[d], now_);
-    if (--pending_[d] > 0) continue;
-    const double delay = s_.tasks[d].delay_s;
-    if (delay <= 0) {
-      batch.push({ready, d});
-    } else {
-      sg4::Actor::create("delay", host_, [this, d, delay] {
-        sg4::this_actor::sleep_for(delay);
-        post(ready, d);
+    if (kind == ready) {
+      policy_.ready(id, now_);
+      continue;
+    }
+    end_[id] = now_;
+    for (const scheduling::Release& r : policy_.finish(id)) {
+      if (r.delay_s <= 0) {
+        batch.push({ready, r.task});
+        continue;
+      }
+      sg4::Actor::create("delay", host_, [this, r] {
+        sg4::this_actor::sleep_for(r.delay_s);
+        post(ready, r.task);
       });
     }
   }
-}
-
-// ByteScheduler's credit: a message may be committed while the bytes in flight in its window
-// (per parameter server, and one for collectives) stay within the credit, or when nothing is in
-// flight there. Without credit PS transfers commit on readiness, and the collective channel
-// takes the most urgent ready message only when it is idle.
-bool DagController::may_commit(const Task& t) const {
-  const double credit = s_.strategy.credit_bytes;
-  const auto it = in_flight_.find(window(t));
-  const double used = it == in_flight_.end() ? 0 : it->second;
-  if (credit > 0) return used <= 0 || used + t.bytes <= credit;
-  return is_ps(t) || (!collective_busy_ && committed_.empty());
-}
-
-void DagController::dispatch() {
-  if (!compute_busy_ && !compute_ready_.empty()) {
-    const int id = compute_ready_.top();
-    compute_ready_.pop();
-    compute_busy_ = true;
-    const double duration = s_.tasks[id].duration_s;
-    start(id, [duration] { sg4::this_actor::sleep_for(duration); });
+  const scheduling::Dispatch d = policy_.dispatch();
+  if (d.compute >= 0) {
+    const double duration = s_.tasks[d.compute].duration_s;
+    start(d.compute, [duration] { sg4::this_actor::sleep_for(duration); });
   }
-  std::vector<std::pair<Key, int>> blocked;  // a full window blocks its own messages only
-  while (!comm_ready_.empty()) {
-    const auto entry = comm_ready_.top();
-    comm_ready_.pop();
-    const Task& t = s_.tasks[entry.second];
-    if (!may_commit(t)) {
-      blocked.push_back(entry);
-      continue;
-    }
-    in_flight_[window(t)] += t.bytes;
-    if (is_ps(t))
-      start_ps(t.id);
-    else
-      committed_.push(t.id);
-  }
-  for (const auto& entry : blocked) comm_ready_.push(entry);
-  if (!collective_busy_ && !committed_.empty()) {
-    const int id = committed_.front();
-    committed_.pop();
-    collective_busy_ = true;
-    start(id, [this, id] { runner_.run(s_.tasks[id]); });
-  }
-}
-
-void DagController::start_ps(int id) {
-  start(id, [this, id] { runner_.run(s_.tasks[id]); });
+  for (int id : d.transfers) start(id, [this, id] { runner_.run(s_.tasks[id]); });
+  if (d.channel >= 0) start(d.channel, [this, id = d.channel] { runner_.run(s_.tasks[id]); });
 }
 
 void DagController::start(int id, std::function<void()> body) {
@@ -188,7 +108,8 @@ void DagController::report_progress() {
   const auto since = [&](auto t) { return std::chrono::duration<double>(now - t).count(); };
   if (since(wall_start_) < 3 || since(last_report_) < 2) return;
   last_report_ = now;
-  std::fprintf(stderr, "simgrid: %d/%d tasks, %.3f s simulated, %.0f s wall\n", finished_, n_, now_,
+  const int n = static_cast<int>(s_.tasks.size());
+  std::fprintf(stderr, "simgrid: %d/%d tasks, %.3f s simulated, %.0f s wall\n", n - policy_.unfinished(), n, now_,
                since(wall_start_));
 }
 

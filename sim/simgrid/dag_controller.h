@@ -1,18 +1,18 @@
-// The actor that walks a schedule's DAG in simulated time: one compute stream, one collective
-// channel (FIFO or priority, ByteScheduler credit per window) and concurrent PS transfers.
+// The actor that drives the scheduling policy in simulated time: job actors run compute tasks
+// (sleep) and communication tasks (SimGrid flows) and post their end; the controller gathers all
+// events of an instant, then asks the policy what starts.
 #pragma once
 
 #include <chrono>
 #include <functional>
-#include <map>
 #include <queue>
 #include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Mutex.hpp>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "sim/schedule.h"
+#include "sim/scheduling/scheduling_policy.h"
 #include "sim/simgrid/comm_runner.h"
 #include "sim/timeline.h"
 
@@ -27,47 +27,30 @@ class DagController {
                 bool progress);
 
   void operator()();  // the actor's body; returns when every task has finished
-  bool complete() const { return finished_ == n_; }
+  bool complete() const { return policy_.done(); }
   Timeline timeline() const;
 
  private:
   enum Kind { ready = 0, finish = 1 };  // same-instant order, as in the analytical backend
-  using Key = std::tuple<double, double, int>;
   using Batch =
       std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>>;
 
   void post(Kind kind, int id);
   void settle();
   void process(Batch& batch);
-  void on_ready(int id);
-  void on_finish(int id, Batch& batch);
-  void dispatch();
   void start(int id, std::function<void()> body);
-  void start_ps(int id);
-  Key key(const Task& t) const;
-  static bool is_ps(const Task& t) { return t.op == CommOp::push || t.op == CommOp::pull; }
-  static int window(const Task& t) { return is_ps(t) ? t.server : -1; }  // credit window
-  bool may_commit(const Task& t) const;
   void report_progress();
 
   const Schedule& s_;
   CommRunner& runner_;
   simgrid::s4u::Host* host_;
   bool progress_;
-  int n_, finished_ = 0;
-  std::vector<int> pending_;
-  std::vector<double> ready_at_, start_, end_;
-  std::vector<std::vector<int>> dependents_;
+  scheduling::SchedulingPolicy policy_;
+  std::vector<double> start_, end_;
   std::vector<std::pair<Kind, int>> inbox_;
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr wake_;
-  std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>
-      comm_ready_;
-  std::queue<int> committed_;
-  std::map<int, double> in_flight_;  // bytes committed per credit window
   double now_ = 0;
-  bool compute_busy_ = false, collective_busy_ = false;
   std::chrono::steady_clock::time_point wall_start_, last_report_;
 };
 
