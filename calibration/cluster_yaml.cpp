@@ -43,14 +43,14 @@ void write_cluster_yaml(std::ostream& out, const Cluster& c,
       << "    host_staging_bandwidth: " << gbytes(n.host_staging_bandwidth) << '\n'
       << "    call_overhead: " << micros(n.call_overhead_s) << '\n';
   const Topology& t = c.topology;
-  if (t.kind == "leaf-spine") {
+  if (t.kind == TopologyKind::leaf_spine) {
     out << "  topology:\n    kind: leaf-spine\n    nodes_per_leaf: " << t.nodes_per_leaf << '\n'
         << "    oversubscription: " << number(t.oversubscription, 1, "") << '\n';
   } else {
-    out << "  topology: " << t.kind << '\n';
+    out << "  topology: " << to_string(t.kind) << '\n';
   }
   const ParameterServers& ps = c.ps;
-  out << "  parameter_server:\n    placement: " << ps.placement << '\n';
+  out << "  parameter_server:\n    placement: " << to_string(ps.placement) << '\n';
   if (ps.gpus_per_server > 0) out << "    gpus_per_server: " << ps.gpus_per_server << '\n';
   if (ps.servers > 0) out << "    servers: " << ps.servers << '\n';
   if (ps.nic_bandwidth > 0) out << "    bandwidth: " << gbits(ps.nic_bandwidth) << '\n';

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/link_capacities.h"
 #include "sim/units.h"
 
 namespace scalecast::calibration {
@@ -40,11 +41,9 @@ ConstantBounds physical_bounds(const Cluster& c) {
 
 Cluster fitting_cluster(const Cluster& scenario_cluster) {
   Cluster c = scenario_cluster;
-  const double network = c.network_bandwidth();
-  Cluster server = c;
-  server.nic_bandwidth = read_constants(c)[3];
-  server.net.host_staging_bandwidth = 0;  // as the PS cost model treats servers
-  const double server_bw = server.network_bandwidth();
+  const LinkCapacities links = link_capacities(c);
+  const double network = links.transfer_bandwidth(true);
+  const double server_bw = links.server_transfer_bandwidth();
   c.net.stream_bandwidth = 0;
   c.net.host_staging_bandwidth = 0;
   c.net.efficiency = network / c.nic_bandwidth;

@@ -10,8 +10,8 @@
 #include "executor/session.h"
 #include "executor/sweep.h"
 #include "executor/transports.h"
-#include "sim/collectives/allreduce_cost.h"
-#include "sim/collectives/link_class.h"
+#include "sim/collectives/algorithm_choice.h"
+#include "sim/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/text_table.h"
 #include "sim/scenario.h"
@@ -30,12 +30,13 @@ void predict_sweep(executor::SweepResult& r, const std::string& scenario_path, c
   const Scenario s = load_scenario(scenario_path, sets);
   Cluster c = s.cluster;
   c.nodes = nodes_for(c, r.ranks);
+  const LinkCapacities links = link_capacities(c);
   for (auto& row : r.rows) {
     if (r.options.op == SweepOp::allreduce) {
-      row.predicted_s = collectives::allreduce_s(c, r.options.algorithm, row.bytes);
+      row.predicted_s = collectives::allreduce_s(links, *r.options.algorithm, row.bytes);
     } else {
-      const collectives::LinkClass l = collectives::network_link(c);
-      row.predicted_s = l.latency_s + row.bytes / l.bandwidth + c.net.call_overhead_s;
+      const LinkClass l = links.network_link();
+      row.predicted_s = l.latency_s + row.bytes / l.bandwidth + links.call_overhead_s;
     }
   }
 }
@@ -80,8 +81,8 @@ int run(const std::vector<std::string>& args) {
                                    "MASTER_PORT or mpirun's variables place this process)")
       ("sweep", po::value(&sweep), "time a collective at sizes MIN:MAX (e.g. 1KB:256MB) instead")
       ("op", po::value(&op)->default_value("allreduce"), "sweep: allreduce or sendrecv")
-      ("algorithm", po::value(&algorithm)->default_value("ring"), "sweep: all-reduce expansion "
-                                                                  "(ring, halving-doubling, tree, hierarchical)")
+      ("algorithm", po::value(&algorithm)->default_value("ring"),
+       ("sweep: all-reduce expansion (" + collectives::allreduce_names(false) + ")").c_str())
       ("step-factor", po::value(&factor)->default_value(2), "sweep: each size is the previous x this")
       ("iters", po::value(&iterations)->default_value(5), "sweep: timed iterations per size")
       ("warmup", po::value(&warmup)->default_value(1), "sweep: untimed iterations per size")
@@ -107,7 +108,7 @@ int run(const std::vector<std::string>& args) {
       std::tie(so.min_bytes, so.max_bytes) = executor::parse_size_range(sweep);
       so.factor = factor;
       so.op = executor::parse_sweep_op(op);
-      so.algorithm = parse_allreduce_algorithm(algorithm);
+      so.algorithm = &collectives::allreduce_algorithm(algorithm);
       so.reference = reference;
       so.warmup = warmup;
       so.iterations = iterations;

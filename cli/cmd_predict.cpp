@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
+#include "sim/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/timeline_json.h"
@@ -23,8 +24,8 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
       << " per iteration on one GPU\n"
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
-      << " NICs (bulk " << units::format_rate(c.network_bandwidth()) << ", latency "
-      << units::format_seconds(c.net.latency_s) << "), " << c.topology.kind << "\n\n";
+      << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
+      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n\n";
 }
 
 int run(const std::vector<std::string>& args) {

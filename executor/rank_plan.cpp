@@ -10,7 +10,7 @@
 namespace scalecast::executor {
 
 int server_processes(const Schedule& s) {
-  if (s.strategy.aggregation != Aggregation::parameter_server || s.cluster.ps.placement != "dedicated") return 0;
+  if (s.strategy.aggregation != Aggregation::parameter_server || s.cluster.ps.placement != Placement::dedicated) return 0;
   return s.cluster.ps.count(s.cluster.nodes, s.gpus());
 }
 

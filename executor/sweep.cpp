@@ -13,7 +13,7 @@
 #include "executor/rank_plan.h"
 #include "executor/transports.h"
 #include "executor/world.h"
-#include "sim/collectives/expansion.h"
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/report/text_table.h"
 #include "sim/units.h"
 
@@ -27,14 +27,7 @@ collectives::Expansion expansion(const SweepOptions& o, int ranks, double bytes)
     for (int r = 0; r < ranks; ++r) e.steps.back().push_back({r, (r + 1) % ranks, bytes});
     return e;
   }
-  switch (o.algorithm) {
-    case AllreduceAlgorithm::ring: return collectives::ring_allreduce(ranks, bytes);
-    case AllreduceAlgorithm::halving_doubling: return collectives::halving_doubling_allreduce(ranks, bytes);
-    case AllreduceAlgorithm::tree: return collectives::tree_allreduce(ranks, 1, bytes);
-    case AllreduceAlgorithm::hierarchical: return collectives::hierarchical_allreduce(ranks, 1, bytes);
-    case AllreduceAlgorithm::automatic: break;
-  }
-  throw std::invalid_argument("the sweep needs a definite all-reduce algorithm, not auto");
+  return o.algorithm->expand(ranks, 1, bytes);  // one rank per host
 }
 
 }  // namespace
@@ -66,7 +59,7 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
   std::vector<double> times;
   try {
     world.arrive();
-    world.agree("sweep", to_string(o.op) + " " + to_string(o.algorithm) + (o.reference ? " reference " : " ") +
+    world.agree("sweep", to_string(o.op) + " " + std::string(o.algorithm->name) + (o.reference ? " reference " : " ") +
                              o.transport + " " + std::to_string(sizes.size()) + " " + std::to_string(sizes.back()) +
                              " " + std::to_string(o.warmup) + "x" + std::to_string(o.iterations));
   } catch (const RefusedError& e) {
@@ -145,7 +138,7 @@ void write_sweep_table(std::ostream& out, const SweepResult& r) {
   }
   out << "# " << to_string(r.options.op) << " on " << r.ranks << " ranks over " << r.options.transport
       << (r.options.op == SweepOp::sendrecv ? "" : r.options.reference ? ", the library's own all-reduce"
-                                                                         : ", " + to_string(r.options.algorithm) +
+                                                                         : ", " + std::string(r.options.algorithm->name) +
                                                                                " expansion")
       << "; time: mean of " << r.options.iterations << " iterations on the slowest rank\n";
   t.write(out);
@@ -159,7 +152,7 @@ void write_sweep_csv(std::ostream& out, const SweepResult& r) {
   out << "op,ranks,transport,implementation,bytes,time_s,algbw_GBps,busbw_GBps,predicted_s\n";
   const std::string impl = r.options.op == SweepOp::sendrecv ? "p2p"
                            : r.options.reference           ? "library"
-                                                           : to_string(r.options.algorithm);
+                                                           : std::string(r.options.algorithm->name);
   for (const SweepRow& x : r.rows)
     out << to_string(r.options.op) << ',' << r.ranks << ',' << r.options.transport << ',' << impl << ','
         << fmt("%.0f", x.bytes) << ',' << fmt("%.9f", x.time_s) << ',' << fmt("%.6f", x.algbw / units::kGBps)

@@ -10,6 +10,7 @@
 
 #include "executor/bandwidth.h"
 #include "executor/launch_env.h"
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/strategy.h"
 
 namespace scalecast::executor {
@@ -19,7 +20,8 @@ struct SweepOptions {
   double max_bytes = 256e6;
   double factor = 2;          // each size is the previous one times this
   SweepOp op = SweepOp::allreduce;
-  AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring;  // of the expansion (all-reduce)
+  // of the expansion (all-reduce): a registered algorithm
+  const collectives::AllreduceAlgorithm* algorithm = &collectives::allreduce_algorithm("ring");
   bool reference = false;     // the library's own all-reduce instead of the expansion
   int warmup = 1;             // untimed iterations per size
   int iterations = 5;         // timed iterations per size

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/schedule.h"
 
 namespace scalecast::executor {
@@ -45,8 +46,9 @@ class Transport {
   // Runs the ops concurrently; returns when all have completed. Throws PeerError.
   virtual Interval exchange(const std::vector<PeerOp>& ops) = 0;
   // The library's own all-reduce, reduce (to rank 0) or broadcast (from rank 0) of `bytes`
-  // over every rank of the transport. Throws PeerError.
-  virtual Interval collective(CommOp op, AllreduceAlgorithm algorithm, std::size_t bytes) = 0;
+  // over every rank of the transport; `algorithm` (all-reduce) asks for the library's nearest
+  // one where it has a choice. Throws PeerError.
+  virtual Interval collective(CommOp op, const collectives::AllreduceAlgorithm* algorithm, std::size_t bytes) = 0;
   // Occupies the compute device for `seconds`: a sleeping CPU thread, or a spinning GPU kernel.
   virtual Interval compute(double seconds) = 0;
 };

@@ -68,13 +68,6 @@ int ParameterServers::count(int node_count, int gpu_count) const {
   return std::max(1, node_count);
 }
 
-double Cluster::network_bandwidth() const {
-  double bw = nic_bandwidth * net.efficiency;
-  if (net.stream_bandwidth > 0) bw = std::min(bw, net.stream_bandwidth * std::max(1, net.streams));
-  if (net.host_staging_bandwidth > 0) bw = std::min(bw, net.host_staging_bandwidth);
-  return bw;
-}
-
 Transport parse_transport(const std::string& text) {
   if (text == "tcp") return Transport::tcp;
   if (text == "rdma") return Transport::rdma;
@@ -82,5 +75,21 @@ Transport parse_transport(const std::string& text) {
 }
 
 std::string to_string(Transport t) { return t == Transport::tcp ? "tcp" : "rdma"; }
+
+TopologyKind parse_topology_kind(const std::string& text) {
+  if (text == "single-switch") return TopologyKind::single_switch;
+  if (text == "leaf-spine") return TopologyKind::leaf_spine;
+  throw std::invalid_argument("unknown topology '" + text + "' (known: single-switch, leaf-spine)");
+}
+
+std::string to_string(TopologyKind k) { return k == TopologyKind::single_switch ? "single-switch" : "leaf-spine"; }
+
+Placement parse_placement(const std::string& text) {
+  if (text == "dedicated") return Placement::dedicated;
+  if (text == "colocated") return Placement::colocated;
+  throw std::invalid_argument("unknown placement '" + text + "' (known: dedicated, colocated)");
+}
+
+std::string to_string(Placement p) { return p == Placement::dedicated ? "dedicated" : "colocated"; }
 
 }  // namespace scalecast

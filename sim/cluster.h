@@ -36,14 +36,26 @@ struct Fabric {
 Fabric default_fabric(const std::string& kind);
 std::vector<std::string> fabric_kinds();
 
+enum class TopologyKind { single_switch, leaf_spine };
+
 struct Topology {
-  std::string kind = "single-switch";  // or "leaf-spine"
+  TopologyKind kind = TopologyKind::single_switch;
   int nodes_per_leaf = 0;              // leaf-spine: nodes under one leaf switch
   double oversubscription = 1;         // leaf-spine: downlink / uplink capacity of a leaf
+
+  // Whether traffic among `nodes` nodes crosses leaf uplinks (more nodes than one leaf holds).
+  bool crosses_spine(int nodes) const {
+    return kind == TopologyKind::leaf_spine && nodes_per_leaf > 0 && nodes > nodes_per_leaf;
+  }
+};
+
+enum class Placement {
+  dedicated,  // server processes on machines of their own, with their own NICs
+  colocated,  // one server process on each worker node, sharing its NIC
 };
 
 struct ParameterServers {
-  std::string placement = "dedicated";  // "dedicated" machines or "colocated" with workers
+  Placement placement = Placement::dedicated;
   int servers = 0;                      // server machines (dedicated) or processes (colocated);
                                         // 0: derived from gpus_per_server
   int gpus_per_server = 0;              // one server per this many worker GPUs (0: one per node)
@@ -64,12 +76,13 @@ struct Cluster {
   ParameterServers ps;
 
   int gpus() const { return nodes * gpus_per_node; }
-  // Bytes/s a bulk transfer between two nodes reaches: line rate x efficiency, capped by
-  // stream limits and host staging.
-  double network_bandwidth() const;
 };
 
 Transport parse_transport(const std::string& text);  // "tcp" | "rdma"
 std::string to_string(Transport t);
+TopologyKind parse_topology_kind(const std::string& text);  // "single-switch" | "leaf-spine"
+std::string to_string(TopologyKind k);
+Placement parse_placement(const std::string& text);  // "dedicated" | "colocated"
+std::string to_string(Placement p);
 
 }  // namespace scalecast

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "sim/collectives/allreduce_cost.h"
+#include "sim/collectives/algorithm_choice.h"
 #include "sim/strategy.h"
 #include "sim/workload.h"
 

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/collectives/algorithm_choice.h"
 #include "sim/yaml_reader.h"
 
 namespace scalecast {
@@ -16,8 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kAllreduceAlgorithms = {"ring", "tree", "halving-doubling",
-                                                       "hierarchical", "auto"};
+// The registered all-reduce algorithms and the library's own choice, for the strategy key.
+std::vector<std::string> allreduce_choices() {
+  std::vector<std::string> names;
+  for (const auto* a : collectives::allreduce_algorithms()) names.push_back(a->name);
+  names.emplace_back(collectives::kAutomatic);
+  return names;
+}
 
 std::vector<std::string> model_names() {
   std::vector<std::string> names;
@@ -120,8 +126,8 @@ Topology read_topology(const YamlReader& t) {
       t.fail("single-switch, or a map {kind: leaf-spine, nodes_per_leaf, oversubscription}");
     return topology;
   }
-  topology.kind = t.require("kind").choice("a topology", {"single-switch", "leaf-spine"});
-  if (topology.kind == "single-switch") {
+  topology.kind = parse_topology_kind(t.require("kind").choice("a topology", {"single-switch", "leaf-spine"}));
+  if (topology.kind == TopologyKind::single_switch) {
     t.check_keys({"kind"});
     return topology;
   }
@@ -135,7 +141,7 @@ Topology read_topology(const YamlReader& t) {
 ParameterServers read_parameter_servers(const YamlReader& p) {
   p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
   ParameterServers ps;
-  ps.placement = p.require("placement").choice("a placement", {"dedicated", "colocated"});
+  ps.placement = parse_placement(p.require("placement").choice("a placement", {"dedicated", "colocated"}));
   if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1);
   if (auto v = p.optional("servers")) ps.servers = v->integer(1);
   if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(Bound::positive());
@@ -158,8 +164,7 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   s.check_keys({"allreduce", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
                 "credit", "call_overhead"});
   StrategyOverrides o;
-  if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm",
-                                                                kAllreduceAlgorithms);
+  if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
   if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(Bound::positive());
   if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(Bound::positive());
   if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(Bound::positive());
@@ -289,7 +294,7 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   Strategy s = make_preset(method);
   const StrategyOverrides& o = scenario.strategy;
   if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
-    s.algorithm = parse_allreduce_algorithm(o.allreduce);
+    s.algorithm = o.allreduce;
   if (o.bucket_bytes > 0) s.bucket_bytes = o.bucket_bytes;
   if (o.first_bucket_bytes > 0) s.first_bucket_bytes = o.first_bucket_bytes;
   if (o.cycle_s > 0) s.cycle_s = o.cycle_s;

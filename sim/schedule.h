@@ -10,6 +10,10 @@
 
 namespace scalecast {
 
+namespace collectives {
+struct AllreduceAlgorithm;
+}
+
 enum class TaskKind { forward, backward, optimizer, comm };
 enum class CommOp {
   allreduce,  // every GPU contributes and receives the sum
@@ -27,7 +31,8 @@ struct Task {
   int layer = -1;              // compute: the layer; comm: -1
   double duration_s = 0;       // compute: time on every GPU
   CommOp op = CommOp::allreduce;
-  AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring;  // resolved, never automatic
+  // all-reduce: the registered algorithm that runs it (never "auto": resolved when built)
+  const collectives::AllreduceAlgorithm* algorithm = nullptr;
   double bytes = 0;            // comm: message size (each GPU's share for push/pull)
   int first_layer = -1;        // comm: lowest layer index whose gradients it carries
   int last_layer = -1;         // comm: highest layer index

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 
-#include "sim/collectives/allreduce_cost.h"
+#include "sim/collectives/algorithm_choice.h"
 #include "sim/grouping.h"
+#include "sim/link_capacities.h"
 
 namespace scalecast {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 class Builder {
  public:
   Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out)
-      : w_(w), c_(c), s_(s), out_(out) {}
+      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c)) {}
 
   void iteration(int it) {
     const int layers = static_cast<int>(w_.layers.size());
@@ -58,7 +59,7 @@ class Builder {
 
   void prepare() {
     if (s_.aggregation == Aggregation::root_reduce) return;
-    const auto cost = collectives::fit_alpha_beta(c_, s_.algorithm);
+    const auto cost = collectives::fit_alpha_beta(links_, s_.algorithm);
     messages_ = partition_messages(group_gradients(w_, s_, cost), s_.partition_bytes);
     servers_ = c_.ps.count(c_.nodes, c_.gpus());
   }
@@ -111,7 +112,7 @@ class Builder {
     if (s_.aggregation == Aggregation::allreduce) {
       if (c_.gpus() > 1) {
         Task& t = comm(CommOp::allreduce, m, it, "allreduce " + n);
-        t.algorithm = collectives::resolve_allreduce(c_, s_.algorithm, m.bytes);
+        t.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, m.bytes);
         t.delay_s = m.delay_s;
         link(t, after);
         done = t.id;
@@ -154,6 +155,7 @@ class Builder {
   const Cluster& c_;
   const Strategy& s_;
   Schedule& out_;
+  LinkCapacities links_;
   std::vector<Message> messages_;
   std::vector<std::vector<int>> final_comm_;  // per layer: tasks completing its update
   int servers_ = 1;

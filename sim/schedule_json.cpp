@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "sim/collectives/algorithm_choice.h"
+
 namespace scalecast {
 namespace {
 
@@ -29,11 +31,11 @@ ordered_json cluster_json(const Cluster& c) {
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
             {"call_overhead_s", c.net.call_overhead_s}}},
           {"topology",
-           {{"kind", c.topology.kind},
+           {{"kind", to_string(c.topology.kind)},
             {"nodes_per_leaf", c.topology.nodes_per_leaf},
             {"oversubscription", c.topology.oversubscription}}},
           {"parameter_server",
-           {{"placement", c.ps.placement},
+           {{"placement", to_string(c.ps.placement)},
             {"servers", c.ps.servers},
             {"gpus_per_server", c.ps.gpus_per_server},
             {"nic_bandwidth_Bps", c.ps.nic_bandwidth}}}};
@@ -51,7 +53,7 @@ ordered_json strategy_json(const Strategy& s) {
           {"priority", s.priority},
           {"overlap_next_forward", s.overlap_next_forward},
           {"aggregation", to_string(s.aggregation)},
-          {"algorithm", to_string(s.algorithm)},
+          {"algorithm", s.algorithm},
           {"call_overhead_s", s.call_overhead_s},
           {"node_local_reduce", s.node_local_reduce}};
 }
@@ -116,13 +118,23 @@ Cluster cluster_from(const Reader& r, const json& j) {
            r.non_negative(n, "host_staging_bandwidth_Bps", wn),
            r.non_negative(n, "call_overhead_s", wn)};
   const json& t = r.field(j, "topology", w);
-  c.topology = {r.get<std::string>(t, "kind", w + ".topology"),
-                r.get<int>(t, "nodes_per_leaf", w + ".topology"),
-                r.non_negative(t, "oversubscription", w + ".topology")};
+  try {
+    c.topology.kind = parse_topology_kind(r.get<std::string>(t, "kind", w + ".topology"));
+  } catch (const std::invalid_argument& e) {
+    r.fail(w + ".topology.kind", e.what());
+  }
+  c.topology.nodes_per_leaf = r.get<int>(t, "nodes_per_leaf", w + ".topology");
+  c.topology.oversubscription = r.non_negative(t, "oversubscription", w + ".topology");
   const json& p = r.field(j, "parameter_server", w);
   const std::string wp = w + ".parameter_server";
-  c.ps = {r.get<std::string>(p, "placement", wp), r.get<int>(p, "servers", wp),
-          r.get<int>(p, "gpus_per_server", wp), r.non_negative(p, "nic_bandwidth_Bps", wp)};
+  try {
+    c.ps.placement = parse_placement(r.get<std::string>(p, "placement", wp));
+  } catch (const std::invalid_argument& e) {
+    r.fail(wp + ".placement", e.what());
+  }
+  c.ps.servers = r.get<int>(p, "servers", wp);
+  c.ps.gpus_per_server = r.get<int>(p, "gpus_per_server", wp);
+  c.ps.nic_bandwidth = r.non_negative(p, "nic_bandwidth_Bps", wp);
   return c;
 }
 
@@ -139,8 +151,9 @@ Strategy strategy_from(const Reader& r, const json& j) {
   s.overlap_next_forward = r.get<bool>(j, "overlap_next_forward", w);
   s.call_overhead_s = r.non_negative(j, "call_overhead_s", w);
   s.node_local_reduce = r.get<bool>(j, "node_local_reduce", w);
+  s.algorithm = r.get<std::string>(j, "algorithm", w);
   try {
-    s.algorithm = parse_allreduce_algorithm(r.get<std::string>(j, "algorithm", w));
+    collectives::check_allreduce_choice(s.algorithm);
   } catch (const std::invalid_argument& e) {
     r.fail(w + ".algorithm", e.what());
   }
@@ -178,11 +191,16 @@ Task task_from(const Reader& r, const json& j, int index, int iterations) {
   if (t.kind == TaskKind::comm) {
     try {
       t.op = parse_comm_op(r.get<std::string>(j, "op", w));
-      t.algorithm = parse_allreduce_algorithm(r.get<std::string>(j, "algorithm", w));
     } catch (const std::invalid_argument& e) {
-      r.fail(w, e.what());
+      r.fail(w + ".op", e.what());
     }
-    if (t.algorithm == AllreduceAlgorithm::automatic) r.fail(w + ".algorithm", "must be resolved, not auto");
+    if (t.op == CommOp::allreduce) {
+      const std::string name = r.get<std::string>(j, "algorithm", w);
+      t.algorithm = collectives::find_allreduce(name);
+      if (!t.algorithm)
+        r.fail(w + ".algorithm", "expected a registered all-reduce algorithm (" +
+                                     collectives::allreduce_names(false) + "), got '" + name + "'");
+    }
     t.bytes = r.non_negative(j, "bytes", w);
     t.first_layer = r.get<int>(j, "first_layer", w);
     t.last_layer = r.get<int>(j, "last_layer", w);
@@ -206,7 +224,7 @@ ordered_json schedule_to_json(const Schedule& s) {
                       {"iteration", t.iteration}, {"deps", t.deps}};
     if (t.kind == TaskKind::comm) {
       j["op"] = to_string(t.op);
-      j["algorithm"] = to_string(t.algorithm);
+      if (t.algorithm) j["algorithm"] = t.algorithm->name;
       j["bytes"] = t.bytes;
       j["first_layer"] = t.first_layer;
       j["last_layer"] = t.last_layer;

@@ -17,7 +17,7 @@ class ScheduleError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr int kScheduleFormatVersion = 1;
+inline constexpr int kScheduleFormatVersion = 2;  // 2: algorithm on all-reduce tasks only
 
 nlohmann::ordered_json schedule_to_json(const Schedule& schedule);
 Schedule schedule_from_json(const nlohmann::json& json, const std::string& source);

@@ -17,7 +17,7 @@ struct PresetEntry {
 Strategy allreduce_base() {
   Strategy s;
   s.aggregation = Aggregation::allreduce;
-  s.algorithm = AllreduceAlgorithm::ring;
+  s.algorithm = "ring";
   return s;
 }
 
@@ -157,27 +157,6 @@ Strategy make_preset(const std::string& name) {
   it->second.configure(s);
   s.method = name;
   return s;
-}
-
-AllreduceAlgorithm parse_allreduce_algorithm(const std::string& text) {
-  if (text == "ring") return AllreduceAlgorithm::ring;
-  if (text == "tree") return AllreduceAlgorithm::tree;
-  if (text == "halving-doubling") return AllreduceAlgorithm::halving_doubling;
-  if (text == "hierarchical") return AllreduceAlgorithm::hierarchical;
-  if (text == "auto") return AllreduceAlgorithm::automatic;
-  throw std::invalid_argument("unknown all-reduce algorithm '" + text +
-                              "' (known: ring, tree, halving-doubling, hierarchical, auto)");
-}
-
-std::string to_string(AllreduceAlgorithm a) {
-  switch (a) {
-    case AllreduceAlgorithm::ring: return "ring";
-    case AllreduceAlgorithm::tree: return "tree";
-    case AllreduceAlgorithm::halving_doubling: return "halving-doubling";
-    case AllreduceAlgorithm::hierarchical: return "hierarchical";
-    case AllreduceAlgorithm::automatic: return "auto";
-  }
-  return "ring";
 }
 
 std::string to_string(Grouping g) {

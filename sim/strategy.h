@@ -20,7 +20,6 @@ enum class Aggregation {
   parameter_server,  // push to sharded servers, pull back (BytePS)
   root_reduce,       // single-node DataParallel: reduce to GPU 0, broadcast from it
 };
-enum class AllreduceAlgorithm { ring, tree, halving_doubling, hierarchical, automatic };
 
 struct Strategy {
   std::string method;                 // preset name
@@ -34,7 +33,7 @@ struct Strategy {
   bool priority = false;              // send the layers the next forward needs first
   bool overlap_next_forward = false;  // a layer's next forward waits only for its own update
   Aggregation aggregation = Aggregation::allreduce;
-  AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring;
+  std::string algorithm = "ring";     // a registered all-reduce algorithm, or "auto"
   double call_overhead_s = 0;         // framework cost per message (negotiation, hooks)
   bool node_local_reduce = false;     // PS: reduce inside the node before pushing (BytePS)
 };
@@ -49,8 +48,6 @@ bool has_preset(const std::string& name);
 // Throws std::invalid_argument naming the known presets.
 Strategy make_preset(const std::string& name);
 
-AllreduceAlgorithm parse_allreduce_algorithm(const std::string& text);
-std::string to_string(AllreduceAlgorithm a);
 std::string to_string(Grouping g);
 std::string to_string(Timing t);
 std::string to_string(Aggregation a);

@@ -1,84 +1,114 @@
-// Tests of the all-reduce cost formulas and their point-to-point expansions: the ring formula,
-// hierarchical as the sum of its phases, expansions moving the bytes the formulas assume.
+// Tests of the registered all-reduce algorithms' closed forms on hand-computable clusters, the
+// library's choice ("auto"), MG-WFBP's alpha-beta line, and the expansions' shapes and bytes.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "fixtures.h"
-#include "sim/collectives/allreduce_cost.h"
+#include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/expansion.h"
-#include "sim/collectives/link_class.h"
+#include "sim/link_capacities.h"
 
 namespace scalecast::collectives {
 namespace {
 
 using testing::simple_cluster;
 
-TEST(RingAllreduce, MatchesTheTextbookFormula) {
-  // 2(p-1)(a + S/(pB)) for p = 8, S = 100 MB, a = 25 us, B = 1 GB/s.
-  const double expected = 2.0 * 7 * (25e-6 + 100e6 / (8 * 1e9));
-  EXPECT_NEAR(ring_allreduce_s(8, 100e6, 25e-6, 1e9), expected, 1e-12);
-  EXPECT_EQ(ring_allreduce_s(1, 100e6, 25e-6, 1e9), 0.0);
+double cost(const char* algorithm, const Cluster& c, double bytes) {
+  return allreduce_algorithm(algorithm).cost_s(link_capacities(c), bytes);
+}
+
+TEST(Registry, ListsEveryAlgorithmOnceAndRefusesUnknownNames) {
+  std::set<std::string> names;
+  for (const AllreduceAlgorithm* a : allreduce_algorithms()) EXPECT_TRUE(names.insert(a->name).second) << a->name;
+  EXPECT_EQ(names, (std::set<std::string>{"ring", "tree", "halving-doubling", "hierarchical"}));
+  EXPECT_THROW(allreduce_algorithm("rings"), std::invalid_argument);
+  EXPECT_EQ(find_allreduce("auto"), nullptr);
+  EXPECT_NO_THROW(check_allreduce_choice("auto"));
+  EXPECT_THROW(check_allreduce_choice("butterfly"), std::invalid_argument);
+}
+
+TEST(RingAllreduce, MatchesTheTextbookFormulaOnOneLinkClass) {
+  // One GPU per node: every step crosses the network, 2(p-1)(a + S/(pB)).
+  const Cluster flat = simple_cluster(8, 1);
+  const LinkClass n = link_capacities(flat).network_link();
+  EXPECT_NEAR(cost("ring", flat, 100e6), 2.0 * 7 * (n.latency_s + 100e6 / (8 * n.bandwidth)), 1e-12);
+  // One node: the fabric only.
+  const Cluster one = simple_cluster(1, 4);
+  const LinkClass f = link_capacities(one).fabric_link();
+  EXPECT_NEAR(cost("ring", one, 64e6), 2.0 * 3 * (f.latency_s + 64e6 / (4 * f.bandwidth)), 1e-12);
+  EXPECT_EQ(cost("ring", simple_cluster(1, 1), 64e6), 0.0);
 }
 
 TEST(RingAllreduce, ClusterCostUsesTheNetworkOnceNodesAreCrossed) {
-  Cluster c = simple_cluster(4, 4);
-  const LinkClass net = network_link(c), f = fabric_link(c);
+  const Cluster c = simple_cluster(4, 4);
+  const LinkCapacities l = link_capacities(c);
+  const LinkClass net = l.network_link(), f = l.fabric_link();
   // 2(n-1) = 6 steps cross the network, 2(p-n) = 24 stay in nodes; all move S/p at network pace.
-  const double expected = 6 * net.latency_s + 24 * f.latency_s + 30 * 64e6 / (16 * net.bandwidth) +
-                          c.net.call_overhead_s;
-  EXPECT_NEAR(allreduce_s(c, AllreduceAlgorithm::ring, 64e6), expected, 1e-12);
-  // With one node per GPU every step crosses the network: the textbook formula again.
-  Cluster flat = simple_cluster(16, 1);
-  const LinkClass fn = network_link(flat);
-  EXPECT_NEAR(allreduce_s(flat, AllreduceAlgorithm::ring, 64e6),
-              ring_allreduce_s(16, 64e6, fn.latency_s, fn.bandwidth) + flat.net.call_overhead_s, 1e-12);
-  // Inside one node the fabric is the only link class.
-  Cluster one = simple_cluster(1, 4);
-  const LinkClass fo = fabric_link(one);
-  EXPECT_NEAR(allreduce_s(one, AllreduceAlgorithm::ring, 64e6),
-              ring_allreduce_s(4, 64e6, fo.latency_s, fo.bandwidth) + one.net.call_overhead_s, 1e-12);
+  const double expected = 6 * net.latency_s + 24 * f.latency_s + 30 * 64e6 / (16 * net.bandwidth);
+  EXPECT_NEAR(cost("ring", c, 64e6), expected, 1e-12);
+  EXPECT_NEAR(allreduce_s(l, allreduce_algorithm("ring"), 64e6), expected + c.net.call_overhead_s, 1e-12);
 }
 
-TEST(HierarchicalAllreduce, CostIsTheSumOfItsThreePhases) {
-  Cluster c = simple_cluster(8, 4);
-  const HierarchicalPhases ph = hierarchical_phases(c, 100e6);
-  EXPECT_GT(ph.reduce_scatter_s, 0);
-  EXPECT_GT(ph.inter_node_s, 0);
-  EXPECT_DOUBLE_EQ(ph.all_gather_s, ph.reduce_scatter_s);
-  EXPECT_NEAR(allreduce_s(c, AllreduceAlgorithm::hierarchical, 100e6),
-              ph.reduce_scatter_s + ph.inter_node_s + ph.all_gather_s + c.net.call_overhead_s, 1e-12);
-  // The inter-node phase carries bytes/g per GPU over a NIC shared by g GPUs.
-  const LinkClass net = network_link(c);
-  EXPECT_NEAR(ph.inter_node_s, ring_allreduce_s(8, 25e6, net.latency_s, net.bandwidth / 4), 1e-12);
+TEST(HierarchicalAllreduce, IsTheSumOfItsThreePhases) {
+  const Cluster c = simple_cluster(8, 4);
+  const LinkCapacities l = link_capacities(c);
+  const LinkClass net = l.network_link(), f = l.fabric_link();
+  const double intra = 3 * (f.latency_s + 100e6 / (4 * f.bandwidth));
+  // 4 rings of 25 MB among 8 nodes, each at a quarter of the NIC.
+  const double inter = 2.0 * 7 * (net.latency_s + 25e6 / (8 * net.bandwidth / 4));
+  EXPECT_NEAR(cost("hierarchical", c, 100e6), 2 * intra + inter, 1e-12);
+}
+
+TEST(TreeAllreduce, FollowsNcclsTunerFormula) {
+  const Cluster c = simple_cluster(8, 4);
+  const LinkCapacities l = link_capacities(c);
+  const LinkClass net = l.network_link(), f = l.fabric_link();
+  const double latency = 2 * (3 * f.latency_s + 3 * net.latency_s);  // log2(8) = 3 levels
+  EXPECT_NEAR(cost("tree", c, 64e6), latency + 64e6 / (0.45 * net.bandwidth), 1e-12);
+}
+
+TEST(HalvingDoublingAllreduce, PaysEachExchangeTwiceAndFoldsExtraRanks) {
+  // 4 nodes x 1 GPU: halving distances 2 and 1 (chunks S/2, S/4), mirrored by the doubling.
+  const Cluster c = simple_cluster(4, 1);
+  const LinkClass n = link_capacities(c).network_link();
+  const double expected = 2 * (n.latency_s + 32e6 / n.bandwidth) + 2 * (n.latency_s + 16e6 / n.bandwidth);
+  EXPECT_NEAR(cost("halving-doubling", c, 64e6), expected, 1e-12);
+  // 6 ranks: the same on 4, plus a fold of the whole message before and after.
+  const Cluster six = simple_cluster(6, 1);
+  const LinkClass n6 = link_capacities(six).network_link();
+  EXPECT_NEAR(cost("halving-doubling", six, 64e6),
+              2 * (n6.latency_s + 32e6 / n6.bandwidth) + 2 * (n6.latency_s + 16e6 / n6.bandwidth) +
+                  2 * (n6.latency_s + 64e6 / n6.bandwidth),
+              1e-12);
 }
 
 TEST(AutoAllreduce, PicksTreeForSmallMessagesOnManyNodesAndRingForLargeOnes) {
-  Cluster c = simple_cluster(32, 4);
-  EXPECT_EQ(resolve_allreduce(c, AllreduceAlgorithm::automatic, 4e3), AllreduceAlgorithm::tree);
-  EXPECT_EQ(resolve_allreduce(c, AllreduceAlgorithm::automatic, 256e6), AllreduceAlgorithm::ring);
-  EXPECT_EQ(resolve_allreduce(simple_cluster(1, 8), AllreduceAlgorithm::automatic, 4e3),
-            AllreduceAlgorithm::ring);
-  EXPECT_EQ(resolve_allreduce(c, AllreduceAlgorithm::hierarchical, 4e3), AllreduceAlgorithm::hierarchical);
+  const LinkCapacities many = link_capacities(simple_cluster(32, 4));
+  EXPECT_STREQ(choose_allreduce(many, "auto", 4e3).name, "tree");
+  EXPECT_STREQ(choose_allreduce(many, "auto", 256e6).name, "ring");
+  EXPECT_STREQ(choose_allreduce(link_capacities(simple_cluster(1, 8)), "auto", 4e3).name, "ring");
+  EXPECT_STREQ(choose_allreduce(many, "hierarchical", 4e3).name, "hierarchical");
 }
 
 TEST(AlphaBeta, FitPassesThroughTheCostAtBothEnds) {
-  Cluster c = simple_cluster(2, 4);
-  const AlphaBeta ab = fit_alpha_beta(c, AllreduceAlgorithm::ring);
-  EXPECT_NEAR(ab.a + ab.b * 64e6, allreduce_s(c, AllreduceAlgorithm::ring, 64e6), 1e-9);
+  const LinkCapacities l = link_capacities(simple_cluster(2, 4));
+  const AlphaBeta ab = fit_alpha_beta(l, "ring");
+  EXPECT_NEAR(ab.a + ab.b * 64e6, allreduce_s(l, allreduce_algorithm("ring"), 64e6), 1e-9);
   EXPECT_GT(ab.a, 0);
   EXPECT_GT(ab.b, 0);
 }
 
 TEST(Expansion, RingMovesTwoTimesPMinusOneOverPOfTheMessagePerRank) {
-  const Expansion e = ring_allreduce(8, 80e6);
+  const Expansion e = allreduce_algorithm("ring").expand(1, 8, 80e6);
   EXPECT_EQ(e.steps.size(), 14u);
   EXPECT_NEAR(e.total_bytes(), 8 * 2.0 * 7 / 8 * 80e6, 1);
 }
 
 TEST(Expansion, HalvingDoublingHandlesNonPowersOfTwo) {
-  const Expansion e = halving_doubling_allreduce(6, 60e6);
+  const Expansion e = allreduce_algorithm("halving-doubling").expand(6, 1, 60e6);
   // fold, log2(4) = 2 halving steps, 2 doubling steps, unfold.
   EXPECT_EQ(e.steps.size(), 6u);
   for (const auto& step : e.steps)
@@ -91,7 +121,7 @@ TEST(Expansion, HalvingDoublingHandlesNonPowersOfTwo) {
 
 TEST(Expansion, HierarchicalStaysInsideNodesExceptTheMiddlePhase) {
   const int nodes = 4, g = 4;
-  const Expansion e = hierarchical_allreduce(nodes, g, 64e6);
+  const Expansion e = allreduce_algorithm("hierarchical").expand(nodes, g, 64e6);
   ASSERT_EQ(e.steps.size(), static_cast<size_t>(2 * (g - 1) + 2 * (nodes - 1)));
   for (size_t s = 0; s < e.steps.size(); ++s) {
     const bool middle = s >= static_cast<size_t>(g - 1) && s < static_cast<size_t>(g - 1 + 2 * (nodes - 1));
@@ -100,11 +130,23 @@ TEST(Expansion, HierarchicalStaysInsideNodesExceptTheMiddlePhase) {
 }
 
 TEST(Expansion, TreeReachesEveryNodeAndReturns) {
-  const Expansion e = tree_allreduce(5, 2, 10e6);
+  const Expansion e = allreduce_algorithm("tree").expand(5, 2, 10e6);
   std::vector<int> received(10, 0);
   for (const auto& step : e.steps)
     for (const auto& t : step) ++received[t.dst];
   for (int r = 0; r < 10; ++r) EXPECT_GT(received[r], 0) << "rank " << r;
+}
+
+TEST(Expansion, AllReduceTasksExpandByTheirAlgorithm) {
+  Schedule s;
+  s.cluster = simple_cluster(2, 2);
+  Task t;
+  t.kind = TaskKind::comm;
+  t.op = CommOp::allreduce;
+  t.bytes = 8e6;
+  EXPECT_THROW(expand(s, t), std::invalid_argument);  // no algorithm
+  t.algorithm = &allreduce_algorithm("ring");
+  EXPECT_EQ(expand(s, t).steps.size(), 6u);
 }
 
 TEST(Expansion, NodeLocalReduceIsAPipelinedChainCarryingTheMessageOncePerLink) {

@@ -46,12 +46,29 @@ TEST(FairShare, MaxMinRatesAcrossTwoLinks) {
   EXPECT_NEAR(done.at(2), 1.0, 1e-12);
 }
 
+TEST(FairShare, APerFlowCapLeavesTheRestOfTheLinkToOthers) {
+  // Two flows on a 10 B/s link, one capped at 2 B/s (a TCP stream limit): 2 and 8, not 5 and 5;
+  // two capped flows together fill what one cannot.
+  FairShareLinks links({10});
+  links.add(0, 2, {{0, 1}}, 2);
+  links.add(1, 8, {{0, 1}});
+  auto done = drain(links);
+  EXPECT_NEAR(done.at(0), 1.0, 1e-12);
+  EXPECT_NEAR(done.at(1), 1.0, 1e-12);
+  links.add(2, 4, {{0, 1}}, 4);
+  links.add(3, 4, {{0, 1}}, 4);
+  done = drain(links);
+  EXPECT_NEAR(done.at(2), 2.0, 1e-12);  // 4 B/s each from t = 1: the link has room for both
+  EXPECT_NEAR(done.at(3), 2.0, 1e-12);
+}
+
 TEST(FairShare, FlowsThatCouldNeverEndAreRefused) {
   FairShareLinks links({1e9, 0});
   EXPECT_THROW(links.add(0, 1e6, {{1, 1}}), std::invalid_argument);
   EXPECT_THROW(links.add(0, 1e6, {{2, 1}}), std::invalid_argument);
   EXPECT_THROW(links.add(0, 1e6, {}), std::invalid_argument);
   EXPECT_THROW(links.add(0, 1e6, {{0, 0}}), std::invalid_argument);
+  EXPECT_THROW(links.add(0, 1e6, {{0, 1}}, -1), std::invalid_argument);
   EXPECT_FALSE(links.active());
 }
 

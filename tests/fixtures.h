@@ -40,7 +40,7 @@ inline Cluster simple_cluster(int nodes, int gpus_per_node, double gbps = 10,
   c.nic_bandwidth = gbps * units::kGbps;
   c.transport = t;
   c.net = default_transport_params(t);
-  c.ps.placement = "dedicated";
+  c.ps.placement = Placement::dedicated;
   c.ps.gpus_per_server = gpus_per_node;
   return c;
 }

@@ -161,10 +161,10 @@ TEST(Scenario, FullScenarioParsesEveryField) {
   EXPECT_EQ(c.net.streams, 3);
   EXPECT_DOUBLE_EQ(c.net.host_staging_bandwidth, 8e9);  // gpudirect: false -> fabric's link
   EXPECT_DOUBLE_EQ(c.net.call_overhead_s, 15e-6);
-  EXPECT_EQ(c.topology.kind, "leaf-spine");
+  EXPECT_EQ(c.topology.kind, TopologyKind::leaf_spine);
   EXPECT_EQ(c.topology.nodes_per_leaf, 4);
   EXPECT_DOUBLE_EQ(c.topology.oversubscription, 2);
-  EXPECT_EQ(c.ps.placement, "colocated");
+  EXPECT_EQ(c.ps.placement, Placement::colocated);
   EXPECT_EQ(c.ps.gpus_per_server, 4);
   EXPECT_EQ(c.ps.servers, 2);
   EXPECT_DOUBLE_EQ(c.ps.nic_bandwidth, 25 * units::kGbps);
@@ -194,8 +194,8 @@ TEST(Scenario, MinimalScenarioTakesDefaults) {
   EXPECT_DOUBLE_EQ(s.cluster.fabric.link_bandwidth, default_fabric("pcie3").link_bandwidth);
   EXPECT_DOUBLE_EQ(s.cluster.net.latency_s, tcp.latency_s);
   EXPECT_DOUBLE_EQ(s.cluster.net.host_staging_bandwidth, tcp.host_staging_bandwidth);
-  EXPECT_EQ(s.cluster.topology.kind, "single-switch");
-  EXPECT_EQ(s.cluster.ps.placement, "dedicated");
+  EXPECT_EQ(s.cluster.topology.kind, TopologyKind::single_switch);
+  EXPECT_EQ(s.cluster.ps.placement, Placement::dedicated);
   EXPECT_EQ(s.strategy.allreduce, "");
   EXPECT_EQ(s.strategy.call_overhead_s, -1);
   EXPECT_EQ(s.iterations, 5);
@@ -266,7 +266,7 @@ TEST(Scenario, OverridesCreateIntermediateMaps) {
       {"strategy.bucket_size=4MB", "cluster.topology={kind: leaf-spine, nodes_per_leaf: 2}",
        "iterations=3"});
   EXPECT_DOUBLE_EQ(s.strategy.bucket_bytes, 4e6);
-  EXPECT_EQ(s.cluster.topology.kind, "leaf-spine");
+  EXPECT_EQ(s.cluster.topology.kind, TopologyKind::leaf_spine);
   EXPECT_EQ(s.cluster.topology.nodes_per_leaf, 2);
   EXPECT_DOUBLE_EQ(s.cluster.topology.oversubscription, 1);
   EXPECT_EQ(s.iterations, 3);
@@ -279,7 +279,7 @@ TEST(Scenario, StrategyForAppliesOverrides) {
   const Strategy ddp = strategy_for(s, "ddp");
   const Strategy ddp_preset = make_preset("ddp");
   EXPECT_EQ(ddp.method, "ddp");
-  EXPECT_EQ(ddp.algorithm, AllreduceAlgorithm::tree);
+  EXPECT_EQ(ddp.algorithm, "tree");
   EXPECT_DOUBLE_EQ(ddp.bucket_bytes, 4e6);
   EXPECT_DOUBLE_EQ(ddp.partition_bytes, 2e6);
   EXPECT_EQ(ddp.call_overhead_s, 0);

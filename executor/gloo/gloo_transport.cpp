@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include <arpa/inet.h>
@@ -169,7 +170,7 @@ class GlooTransport : public Transport {
     return {start, clock()};
   }
 
-  Interval collective(CommOp op, AllreduceAlgorithm algorithm, std::size_t bytes) override {
+  Interval collective(CommOp op, const collectives::AllreduceAlgorithm* algorithm, std::size_t bytes) override {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
     ScratchPool::Lease memory = pool_.borrow(count * sizeof(float));
     auto* data = reinterpret_cast<float*>(memory.data());
@@ -180,8 +181,9 @@ class GlooTransport : public Transport {
       if (op == CommOp::allreduce) {
         gloo::AllreduceOptions o(upward_);
         o.setOutput(data, count);
-        o.setAlgorithm(algorithm == AllreduceAlgorithm::halving_doubling ? gloo::AllreduceOptions::Algorithm::BCUBE
-                                                                          : gloo::AllreduceOptions::Algorithm::RING);
+        // Gloo has a ring and BCube (its recursive exchange); every other request gets the ring.
+        const bool halving = algorithm && std::string_view(algorithm->name) == "halving-doubling";
+        o.setAlgorithm(halving ? gloo::AllreduceOptions::Algorithm::BCUBE : gloo::AllreduceOptions::Algorithm::RING);
         o.setReduceFunction(sum);
         o.setTag(tag);
         o.setTimeout(timeout_);

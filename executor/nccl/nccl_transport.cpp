@@ -95,7 +95,7 @@ class NcclTransport : public Transport {
   }
 
   // NCCL picks its own algorithm (NCCL_ALGO=Ring|Tree forces one), so `algorithm` is not used.
-  Interval collective(CommOp op, AllreduceAlgorithm, std::size_t bytes) override {
+  Interval collective(CommOp op, const collectives::AllreduceAlgorithm*, std::size_t bytes) override {
     check(cudaSetDevice(device_), "cudaSetDevice");
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
     reserve(count * sizeof(float));

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "executor/local_launcher.h"
+#include "sim/schedule_json.h"
 #include "process_util.h"
 
 namespace scalecast::executor {
@@ -108,10 +109,12 @@ TEST_F(Faults, ScheduleOfAnotherFormatVersionIsRefused) {
   const std::string dir = fresh_dir("version");
   write_schedule(dir + "/s.json", "wfbp-allreduce", 2, 2);
   std::string text = read_text(dir + "/s.json");
-  text.replace(text.find("\"version\": 1"), 12, "\"version\": 9");
+  const std::string current = "\"version\": " + std::to_string(kScheduleFormatVersion);
+  text.replace(text.find(current), current.size(), "\"version\": 9");
   std::ofstream(dir + "/s.json") << text;
   ASSERT_EQ(run_cli("execute " + dir + "/s.json --local 2 > " + dir + "/out.txt 2>&1"), 2);
-  EXPECT_NE(read_text(dir + "/out.txt").find("s.json: version: expected 1"), std::string::npos)
+  EXPECT_NE(read_text(dir + "/out.txt").find("s.json: version: expected " + std::to_string(kScheduleFormatVersion)),
+            std::string::npos)
       << read_text(dir + "/out.txt");
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "executor/rank_plan.h"
+#include "sim/collectives/allreduce_algorithm.h"
 
 namespace scalecast::executor {
 namespace {
@@ -33,7 +34,7 @@ Schedule parameter_server_schedule(const std::string& placement) {
   Schedule s;
   s.cluster.nodes = 2;
   s.cluster.gpus_per_node = 2;
-  s.cluster.ps.placement = placement;
+  s.cluster.ps.placement = parse_placement(placement);
   s.cluster.ps.servers = 2;
   s.strategy.aggregation = Aggregation::parameter_server;
   s.strategy.node_local_reduce = true;
@@ -49,6 +50,7 @@ Schedule ring_schedule(int gpus) {
   s.cluster.gpus_per_node = 1;
   s.tasks = {task(0, TaskKind::backward, {}), comm(1, CommOp::allreduce, 4096, -1, {0}),
              comm(2, CommOp::allreduce, 100, -1, {0})};
+  for (int id : {1, 2}) s.tasks[id].algorithm = &collectives::allreduce_algorithm("ring");
   return s;
 }
 

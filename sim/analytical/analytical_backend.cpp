@@ -18,15 +18,15 @@
 namespace scalecast {
 namespace {
 
-// Link ids of the parameter-server path: the root GPU's fabric link and the worker NIC in each
-// direction, then each server's NIC (down, up); colocated servers use the worker NIC itself.
+// Link ids of the parameter-server path: the root GPU's fabric link in each direction, the worker
+// NIC in each direction, then each server's NIC (down, up); colocated servers use the worker NIC.
 class PsNetwork {
  public:
-  explicit PsNetwork(const Schedule& s)
-      : path_(ps_path(s)), servers_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))),
-        links_(capacities(s, servers_)) {}
+  PsNetwork(const Schedule& s, const LinkCapacities& l)
+      : path_(ps_path(s, l)), capacities_(ps_capacities(l)),
+        links_(make_links(capacities_, std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus())))) {}
 
-  // Starts a push or pull; returns false when it loads no link (it then takes only fixed_s).
+  // Starts a push or pull; returns false when it loads no link (it then takes no time of its own).
   bool start(const Task& t) {
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
@@ -45,16 +45,18 @@ class PsNetwork {
       uses.push_back({server_link, path_.server_weight});
     }
     if (uses.empty()) return false;
-    links_.add(t.id, t.bytes, std::move(uses));
+    // A transfer between a GPU's node and a server is capped as one transfer is (streams, host
+    // staging); node-local traffic is not.
+    links_.add(t.id, t.bytes, std::move(uses), path_.worker_weight > 0 ? capacities_.transfer_cap : 0);
     return true;
   }
 
   FairShareLinks& links() { return links_; }
-  double fixed_s() const { return path_.fixed_s; }
+  double overhead_s() const { return path_.overhead_s; }
+  double latency_s() const { return path_.latency_s; }
 
  private:
-  static FairShareLinks capacities(const Schedule& s, int servers) {
-    const PsCapacities c = ps_capacities(s);
+  static FairShareLinks make_links(const PsCapacities& c, int servers) {
     std::vector<double> caps = {c.fabric, c.fabric, c.worker_nic, c.worker_nic};
     for (int j = 0; j < servers; ++j) {
       caps.push_back(c.server_nic);
@@ -64,14 +66,15 @@ class PsNetwork {
   }
 
   PsPath path_;
-  int servers_;
+  PsCapacities capacities_;
   FairShareLinks links_;
 };
 
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
-      : s_(s), policy_(s), start_(s.tasks.size(), 0), end_(s.tasks.size(), 0), ps_(s) {}
+      : s_(s), links_(link_capacities(s.cluster)), policy_(s), start_(s.tasks.size(), 0),
+        end_(s.tasks.size(), 0), ps_(s, links_) {}
 
   Timeline run() {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
@@ -80,13 +83,17 @@ class Simulation {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.fixed_s(), kFinish, id});
+      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.latency_s(), kFinish, id});
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         const auto [time, kind, id] = events_.top();
         events_.pop();
         if (kind == kReady) {
           policy_.ready(id, now_);
+          continue;
+        }
+        if (kind == kFlowStart) {
+          if (!ps_.start(s_.tasks[id])) events_.push({now_ + ps_.latency_s(), kFinish, id});
           continue;
         }
         end_[id] = now_;
@@ -103,7 +110,8 @@ class Simulation {
   }
 
  private:
-  enum Kind { kReady = 0, kFinish = 1 };  // at one instant, readiness first
+  // At one instant: readiness first, then flows that begin, then ends.
+  enum Kind { kReady = 0, kFlowStart = 1, kFinish = 2 };
 
   std::string track(const Task& t) const {
     if (t.kind != TaskKind::comm) return "compute";
@@ -116,17 +124,19 @@ class Simulation {
       start_[d.compute] = now_;
       events_.push({now_ + s_.tasks[d.compute].duration_s, kFinish, d.compute});
     }
+    // A request pays its software overhead before its bytes move, and its latency after.
     for (int id : d.transfers) {
       start_[id] = now_;
-      if (!ps_.start(s_.tasks[id])) events_.push({now_ + ps_.fixed_s(), kFinish, id});
+      events_.push({now_ + ps_.overhead_s(), kFlowStart, id});
     }
     if (d.channel >= 0) {
       start_[d.channel] = now_;
-      events_.push({now_ + collective_task_s(s_, s_.tasks[d.channel]), kFinish, d.channel});
+      events_.push({now_ + collective_task_s(links_, s_.strategy, s_.tasks[d.channel]), kFinish, d.channel});
     }
   }
 
   const Schedule& s_;
+  LinkCapacities links_;
   scheduling::SchedulingPolicy policy_;
   std::vector<double> start_, end_;
   PsNetwork ps_;

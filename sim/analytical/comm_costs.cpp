@@ -3,33 +3,33 @@
 #include "sim/analytical/comm_costs.h"
 
 #include <algorithm>
+#include <stdexcept>
 
-#include "sim/collectives/allreduce_cost.h"
-#include "sim/collectives/link_class.h"
+#include "sim/collectives/algorithm_choice.h"
 
 namespace scalecast {
 
-double collective_task_s(const Schedule& s, const Task& t) {
-  const Cluster& c = s.cluster;
+double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task& t) {
   double base = 0;
   if (t.op == CommOp::allreduce) {
-    base = collectives::allreduce_s(c, t.algorithm, t.bytes);
+    if (!t.algorithm) throw std::invalid_argument("all-reduce '" + t.name + "' has no algorithm");
+    base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else {
     // DataParallel's reduce to / broadcast from GPU 0: a pipelined chain through the GPUs,
     // crossing the network when the job spans nodes.
-    const collectives::LinkClass l =
-        c.nodes > 1 ? collectives::network_link(c) : collectives::fabric_link(c);
-    base = (c.gpus() - 1) * l.latency_s + t.bytes / l.bandwidth + c.net.call_overhead_s;
+    const LinkClass link = l.nodes > 1 ? l.network_link() : l.fabric_link();
+    base = (l.gpus() - 1) * link.latency_s + t.bytes / link.bandwidth + l.call_overhead_s;
   }
-  return base + s.strategy.call_overhead_s;
+  return base + st.call_overhead_s;
 }
 
-PsPath ps_path(const Schedule& s) {
+PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   const Cluster& c = s.cluster;
   const Strategy& st = s.strategy;
   PsPath out;
-  out.colocated = c.ps.placement == "colocated";
-  out.fixed_s = c.net.latency_s + c.net.call_overhead_s + st.call_overhead_s;
+  out.colocated = l.placement == Placement::colocated;
+  out.overhead_s = l.call_overhead_s + st.call_overhead_s;
+  out.latency_s = l.network_latency_s;
   const int g = c.gpus_per_node;
   if (st.node_local_reduce && g > 1) out.fabric_weight = 1;
   // BytePS with a single worker machine sums inside the node and never contacts a server.
@@ -49,13 +49,11 @@ PsPath ps_path(const Schedule& s) {
   return out;
 }
 
-PsCapacities ps_capacities(const Schedule& s) {
-  const Cluster& c = s.cluster;
-  Cluster server_side = c;
-  if (c.ps.nic_bandwidth > 0) server_side.nic_bandwidth = c.ps.nic_bandwidth;
-  server_side.net.host_staging_bandwidth = 0;  // servers keep parameters in host memory
-  return {c.fabric.link_bandwidth, collectives::network_link(c).bandwidth,
-          server_side.network_bandwidth()};
+PsCapacities ps_capacities(const LinkCapacities& l) {
+  // NICs are shared by every transfer through them; each transfer is capped on its own (the
+  // GPU end's cap holds the server end's, which has no host staging).
+  const double cap = l.gpu_transfer_cap > 0 ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
+  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, cap};
 }
 
 }  // namespace scalecast

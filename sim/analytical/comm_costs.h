@@ -1,13 +1,14 @@
 // Durations the analytical backend gives communication tasks: collectives from the closed-form
-// costs, parameter-server transfers as per-link byte counts for the link pipes.
+// costs, parameter-server transfers as per-link byte counts for the fair-shared links.
 #pragma once
 
+#include "sim/link_capacities.h"
 #include "sim/schedule.h"
 
 namespace scalecast {
 
-// Time of an all-reduce, reduce or broadcast task running alone, framework overhead included.
-double collective_task_s(const Schedule& schedule, const Task& task);
+// Time of an all-reduce, reduce or broadcast task running alone, per-call overheads included.
+double collective_task_s(const LinkCapacities& links, const Strategy& strategy, const Task& task);
 
 // How each push or pull loads the links of the parameter-server path, in multiples of the
 // partition's bytes, so that concurrent transfers share those links fairly.
@@ -16,17 +17,20 @@ struct PsPath {
                               // (push), copy back and broadcast (pull)
   double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
   double server_weight = 0;   // the server's NIC (down for push, up for pull)
-  double fixed_s = 0;         // latency and per-request overheads
+  double overhead_s = 0;      // software cost of the request before any byte moves
+  double latency_s = 0;       // after the last byte leaves, until it has arrived
   bool colocated = false;     // the server's NIC is a worker node's NIC
 };
-PsPath ps_path(const Schedule& schedule);
+PsPath ps_path(const Schedule& schedule, const LinkCapacities& links);
 
-// Bytes/s of the links on that path.
+// Bytes/s of the links on that path, and the most one transfer between a node and a server can
+// carry on its own (streams, host staging, the GPU's own fabric link).
 struct PsCapacities {
   double fabric = 0;
   double worker_nic = 0;
   double server_nic = 0;
+  double transfer_cap = 0;
 };
-PsCapacities ps_capacities(const Schedule& schedule);
+PsCapacities ps_capacities(const LinkCapacities& links);
 
 }  // namespace scalecast

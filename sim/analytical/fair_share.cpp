@@ -13,22 +13,23 @@ namespace scalecast {
 
 FairShareLinks::FairShareLinks(std::vector<double> capacities) : capacity_(std::move(capacities)) {}
 
-void FairShareLinks::add(int tag, double bytes, std::vector<Use> uses) {
+void FairShareLinks::add(int tag, double bytes, std::vector<Use> uses, double cap) {
   // No advance here: a flow that completes at this instant must be reported by the caller's
   // advance(), not dropped by this one.
   if (!std::isfinite(bytes) || bytes < 0) throw std::invalid_argument("flow of " + std::to_string(bytes) + " bytes");
   if (uses.empty()) throw std::invalid_argument("flow over no link");
+  if (!(cap >= 0) || !std::isfinite(cap)) throw std::invalid_argument("flow cap of " + std::to_string(cap) + " B/s");
   for (const Use& u : uses)
     if (u.link < 0 || u.link >= static_cast<int>(capacity_.size()) || !(capacity_[u.link] > 0) || !(u.weight > 0))
       throw std::invalid_argument("flow over link " + std::to_string(u.link) + ", which cannot carry it");
   auto same = [&](const Path& p) {
-    if (p.uses.size() != uses.size()) return false;
+    if (p.uses.size() != uses.size() || p.cap != cap) return false;
     for (size_t i = 0; i < uses.size(); ++i)
       if (p.uses[i].link != uses[i].link || p.uses[i].weight != uses[i].weight) return false;
     return true;
   };
   auto it = std::find_if(paths_.begin(), paths_.end(), same);
-  if (it == paths_.end()) it = paths_.insert(paths_.end(), Path{std::move(uses)});
+  if (it == paths_.end()) it = paths_.insert(paths_.end(), Path{std::move(uses), cap});
   ++it->flows;
   flows_.push_back({tag, bytes, static_cast<int>(it - paths_.begin())});
   recompute_rates();
@@ -83,12 +84,19 @@ void FairShareLinks::recompute_rates() {
     double step = std::numeric_limits<double>::infinity();
     for (size_t l = 0; l < capacity_.size(); ++l)
       if (demand[l] > 0) step = std::min(step, left[l] / demand[l]);
+    for (size_t i = 0; i < paths_.size(); ++i)
+      if (!frozen[i] && paths_[i].cap > 0) step = std::min(step, paths_[i].cap - paths_[i].rate);
     if (!(step < std::numeric_limits<double>::infinity())) break;
     for (size_t i = 0; i < paths_.size(); ++i)
       if (!frozen[i]) paths_[i].rate += step;
     for (size_t l = 0; l < capacity_.size(); ++l) left[l] -= step * demand[l];
     for (size_t i = 0; i < paths_.size(); ++i) {
       if (frozen[i]) continue;
+      if (paths_[i].cap > 0 && paths_[i].rate >= paths_[i].cap * (1 - 1e-12)) {
+        frozen[i] = true;
+        --unfrozen;
+        continue;
+      }
       for (const Use& u : paths_[i].uses)
         if (left[u.link] <= 1e-12 * capacity_[u.link]) {
           frozen[i] = true;

@@ -19,9 +19,11 @@ class FairShareLinks {
   explicit FairShareLinks(std::vector<double> capacities);
 
   // Starts a flow of `bytes` at the current time, the last one advance() moved to; `tag` is
-  // returned by the advance() that sees it complete. Throws std::invalid_argument for a flow
-  // that could never complete (bytes not finite, a use of no link or of a link of no capacity).
-  void add(int tag, double bytes, std::vector<Use> uses);
+  // returned by the advance() that sees it complete. `cap`: the most bytes/s the flow itself can
+  // carry, whatever the links leave it (TCP streams, host staging; 0: none). Throws
+  // std::invalid_argument for a flow that could never complete (bytes not finite, a use of no
+  // link or of a link of no capacity).
+  void add(int tag, double bytes, std::vector<Use> uses, double cap = 0);
   bool active() const { return !flows_.empty(); }
   // Absolute time of the next completion at the current rates (infinity when none is active).
   double next_completion() const;
@@ -39,7 +41,8 @@ class FairShareLinks {
   };
   struct Path {
     std::vector<Use> uses;
-    int flows = 0;  // active flows on it
+    double cap = 0;  // per flow (0: none)
+    int flows = 0;   // active flows on it
     double rate = 0;
   };
   void recompute_rates();

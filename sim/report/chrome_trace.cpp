@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/collectives/allreduce_algorithm.h"
+
 namespace scalecast {
 namespace {
 
@@ -22,7 +24,7 @@ ordered_json slice(const Task& t, const TimelineEvent& e, int pid, int tid) {
     args["bytes"] = t.bytes;
     args["op"] = to_string(t.op);
     args["layers"] = std::to_string(t.first_layer) + ".." + std::to_string(t.last_layer);
-    if (t.op == CommOp::allreduce) args["algorithm"] = to_string(t.algorithm);
+    if (t.algorithm) args["algorithm"] = t.algorithm->name;
   }
   return {{"name", t.name},
           {"cat", to_string(t.kind)},

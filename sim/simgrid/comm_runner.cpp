@@ -10,15 +10,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/collectives/allreduce_algorithm.h"
+#include "sim/collectives/expansion.h"
+
 namespace scalecast::simgrid_backend {
 namespace {
 
 namespace sg4 = simgrid::s4u;
 
-bool reducible(const Task& t) {
-  return t.op == CommOp::allreduce && (t.algorithm == AllreduceAlgorithm::ring ||
-                                       t.algorithm == AllreduceAlgorithm::hierarchical);
-}
+bool reducible(const Task& t) { return t.op == CommOp::allreduce && t.algorithm && t.algorithm->node_symmetric; }
 
 }  // namespace
 

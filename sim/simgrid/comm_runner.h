@@ -55,7 +55,7 @@ class CommRunner {
   const Platform& p_;
   CommOptions o_;
   CommStats stats_;
-  std::map<std::tuple<CommOp, AllreduceAlgorithm, double>, Memo> memo_;
+  std::map<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>, Memo> memo_;
 };
 
 }  // namespace scalecast::simgrid_backend

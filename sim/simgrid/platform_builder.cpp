@@ -31,15 +31,13 @@ class Builder {
   Platform build() {
     p_.gpus = c_.gpus();
     p_.endpoints.resize(c_.gpus() + servers_);
-    const Topology& t = c_.topology;
-    const bool leaves =
-        t.kind == "leaf-spine" && t.nodes_per_leaf > 0 && c_.nodes > t.nodes_per_leaf;
+    const LinkCapacities& l = transport_.links();
+    const bool leaves = l.leaf_uplink > 0;
     auto* top = sg4::create_star_zone(leaves ? "spine" : "switch");
     if (leaves) {
-      const int leaf_count = (c_.nodes + t.nodes_per_leaf - 1) / t.nodes_per_leaf;
-      const double uplink =
-          scale_.leaf_uplink * transport_.payload_capacity(t.nodes_per_leaf * c_.nic_bandwidth /
-                                                           std::max(1.0, t.oversubscription));
+      const int per_leaf = l.nodes_per_leaf;
+      const int leaf_count = (c_.nodes + per_leaf - 1) / per_leaf;
+      const double uplink = scale_.leaf_uplink * l.leaf_uplink;
       for (int k = 0; k < leaf_count; ++k) {
         const std::string leaf_name = "leaf" + std::to_string(k);
         auto* leaf = sg4::create_star_zone(leaf_name);
@@ -51,7 +49,7 @@ class Builder {
         auto* sw = switch_zone->create_router(leaf_name + "-switch-router");
         switch_zone->seal();
         leaf->add_route(switch_zone->get_netpoint(), nullptr, sw, nullptr, {}, true);
-        for (int n = k * t.nodes_per_leaf; n < std::min(c_.nodes, (k + 1) * t.nodes_per_leaf); ++n)
+        for (int n = k * per_leaf; n < std::min(c_.nodes, (k + 1) * per_leaf); ++n)
           add_node(leaf, n);
         leaf->seal();
         auto* up = duplex(top, leaf_name + "-uplink", uplink, 0);
@@ -61,8 +59,7 @@ class Builder {
     } else {
       for (int n = 0; n < c_.nodes; ++n) add_node(top, n);
     }
-    const double server_nic =
-        scale_.server_nic * (c_.ps.nic_bandwidth > 0 ? c_.ps.nic_bandwidth : c_.nic_bandwidth);
+    const double server_nic = scale_.server_nic * l.server_nic_payload;
     // Each server gets a zone of its own, so that the top zone holds zones only (see above).
     for (int s = 0; s < servers_; ++s) {
       const std::string name = "server" + std::to_string(s);
@@ -73,8 +70,7 @@ class Builder {
       host->seal();
       zone->seal();
       top->add_route(zone->get_netpoint(), nullptr, router, nullptr,
-                     network_path(top, name, server_nic, transport_.transfer_cap(false),
-                                  transport_.access_latency()),
+                     network_path(top, name, server_nic, l.server_transfer_cap, transport_.access_latency()),
                      true);
       p_.endpoints[c_.gpus() + s] = host;
     }
@@ -89,8 +85,9 @@ class Builder {
     zone->set_parent(parent);
     auto* router = zone->create_router(node + "-router");
     sg4::Link* bridge = nullptr;
-    if (c_.fabric.bridge_bandwidth > 0) {
-      bridge = zone->create_link(node + "-bridge", c_.fabric.bridge_bandwidth);
+    const LinkCapacities& l = transport_.links();
+    if (l.bridge_bandwidth > 0) {
+      bridge = zone->create_link(node + "-bridge", l.bridge_bandwidth);
       bridge->set_sharing_policy(sg4::Link::SharingPolicy::SHARED);
       bridge->seal();
     }
@@ -100,7 +97,7 @@ class Builder {
       auto* host = zone->create_host(name, 1.0);
       host->seal();
       auto* fabric =
-          duplex(zone, name + "-fabric", c_.fabric.link_bandwidth, transport_.access_latency());
+          duplex(zone, name + "-fabric", l.fabric_bandwidth, transport_.access_latency());
       std::vector<sg4::LinkInRoute> up{sg4::LinkInRoute(fabric, Dir::UP)};
       if (bridge) up.emplace_back(bridge);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, true);
@@ -109,12 +106,13 @@ class Builder {
     zone->seal();
     parent->add_route(
         zone->get_netpoint(), nullptr, router, nullptr,
-        network_path(parent, node, c_.nic_bandwidth, transport_.transfer_cap(true), 0), true);
+        network_path(parent, node, l.nic_payload, l.gpu_transfer_cap, 0), true);
   }
 
-  // The links a machine's traffic crosses to its switch: per-transfer cap, then the NIC.
+  // The links a machine's traffic crosses to its switch: per-transfer cap, then the NIC (its
+  // payload capacity).
   std::vector<sg4::LinkInRoute> network_path(sg4::NetZone* zone, const std::string& name,
-                                             double line_rate, double cap, double latency_s) {
+                                             double payload, double cap, double latency_s) {
     std::vector<sg4::LinkInRoute> path;
     if (cap > 0) {
       auto* fatpipe = zone->create_link(name + "-transfer-cap", cap);
@@ -122,7 +120,7 @@ class Builder {
       fatpipe->seal();
       path.emplace_back(fatpipe);
     }
-    auto* nic = duplex(zone, name + "-nic", transport_.payload_capacity(line_rate), latency_s);
+    auto* nic = duplex(zone, name + "-nic", payload, latency_s);
     p_.nic_links.insert(nic->get_link_up());
     p_.nic_links.insert(nic->get_link_down());
     path.emplace_back(nic, Dir::UP);

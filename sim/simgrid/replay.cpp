@@ -32,7 +32,7 @@ bool has_ps(const Schedule& s) {
 int symmetry_block(const Cluster& c) {
   const Topology& t = c.topology;
   int nodes = 1;
-  if (t.kind == "leaf-spine" && t.nodes_per_leaf > 0 && c.nodes > t.nodes_per_leaf) {
+  if (t.crosses_spine(c.nodes)) {
     if (c.nodes % t.nodes_per_leaf != 0) return 0;
     nodes = t.nodes_per_leaf;
   }
@@ -49,7 +49,7 @@ bool only_ps(const Schedule& s) {
 // leaves are not all alike.
 int nodes_per_uplink(const Cluster& c) {
   const Topology& t = c.topology;
-  if (t.kind != "leaf-spine" || t.nodes_per_leaf <= 0 || c.nodes <= t.nodes_per_leaf) return 1;
+  if (!t.crosses_spine(c.nodes)) return 1;
   return c.nodes % t.nodes_per_leaf == 0 ? t.nodes_per_leaf : 0;
 }
 
@@ -67,7 +67,7 @@ Plan plan(const Schedule& s, const ReplayOptions& o) {
   const Cluster& c = s.cluster;
   if (p.comm.collectives_alone) {
     p.comm.block_ranks = symmetry_block(c);
-  } else if (only_ps(s) && c.ps.placement != "colocated" && c.nodes >= 2 &&
+  } else if (only_ps(s) && c.ps.placement == Placement::dedicated && c.nodes >= 2 &&
              nodes_per_uplink(c) > 0) {
     // Every node pushes and pulls every partition alike: node 0 stands for all, and the links
     // all nodes meet on keep node 0's share of their capacity.
@@ -118,7 +118,7 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   transport.configure_engine();
   const Cluster& c = schedule.cluster;
   const int servers =
-      has_ps(schedule) && c.ps.placement != "colocated" ? c.ps.count(c.nodes, c.gpus()) : 0;
+      has_ps(schedule) && c.ps.placement == Placement::dedicated ? c.ps.count(c.nodes, c.gpus()) : 0;
   const Plan p = plan(schedule, options);
   const Platform platform = build_platform(c, servers, transport, p.scale);
   transport.install_latency_factor(platform);
@@ -137,7 +137,7 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   r.timeline.notes = transport.describe();
   r.timeline.notes.push_back("platform: " + std::to_string(platform.endpoints.size()) + " hosts, " +
                              std::to_string(engine.get_link_count()) + " links, " +
-                             c.topology.kind);
+                             to_string(c.topology.kind));
   r.timeline.notes.push_back(
       "one compute stream for all GPUs: compute tasks are alike on every GPU and "
       "each communication task ends on all of them together");

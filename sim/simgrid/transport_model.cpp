@@ -1,6 +1,7 @@
 // The transport model of the SimGrid replay: CM02 max-min flow sharing, with capacities, caps
 // and latencies computed from Cluster::net and Cluster::fabric only, so calibration fits all.
 //
+// Capacities and caps come from LinkCapacities (sim/link_capacities.h), as every backend's do.
 // Sources and choices, one per constant the replay uses:
 // - Sharing: network/model CM02 (H. Casanova, L. Marchal, "A Network Model for Simulation of
 //   Grid Application", LIP RR-2002-40): bandwidth-limited flows share every link max-min. LV08
@@ -24,13 +25,13 @@
 //   that a PCIe link is shared evenly between a GPU-to-GPU flow and a network flow, every route
 //   gets the same nominal latency (access_latency() at each end) and the latency factor
 //   callback rescales it per route to the real one.
-// - TCP: one transfer between two nodes runs over TransportParams::streams sockets, each bound
-//   by stream_bandwidth (one core's copy and checksum work). The cap is per transfer (a fatpipe
-//   link on the node's network path bounds each flow, shares nothing), so concurrent transfers
-//   of a node (hierarchical rings, PS shards, several buckets) together fill a NIC that one
-//   transfer cannot. network/TCP-gamma = 0: at data-centre RTTs SimGrid's 4 MiB window allows
-//   ~80 GB/s; the stream cap binds first.
-// - RDMA: no per-transfer cap (one queue pair reaches line rate) and no window.
+// - Streams: one transfer between two nodes runs over TransportParams::streams sockets, each
+//   bound by stream_bandwidth (kernel TCP: one core's copy and checksum work; RDMA's default has
+//   no such limit). The cap is per transfer (a fatpipe link on the node's network path bounds
+//   each flow, shares nothing), so concurrent transfers of a node (hierarchical rings, PS shards,
+//   several buckets) together fill a NIC that one transfer cannot; the analytical backend caps
+//   its fluid flows the same way. network/TCP-gamma = 0: at data-centre RTTs SimGrid's 4 MiB
+//   window allows ~80 GB/s; the stream cap binds first.
 // - Host staging (TransportParams::host_staging_bandwidth, no GPUDirect): a network transfer
 //   with a GPU at one end is capped at it, on top of crossing the GPU's fabric link.
 // - network/crosstraffic = 0: TCP acknowledgements would take 5% of the reverse path, a fixed
@@ -63,19 +64,6 @@ void TransportModel::configure_engine() const {
   sg4::Engine::set_config("network/weight-S:0");
 }
 
-double TransportModel::payload_capacity(double line_rate) const {
-  return line_rate * c_.net.efficiency;
-}
-
-double TransportModel::transfer_cap(bool gpu_end) const {
-  double cap = std::numeric_limits<double>::infinity();
-  if (c_.transport == Transport::tcp && c_.net.stream_bandwidth > 0)
-    cap = c_.net.stream_bandwidth * std::max(1, c_.net.streams);
-  if (gpu_end && c_.net.host_staging_bandwidth > 0)
-    cap = std::min(cap, c_.net.host_staging_bandwidth);
-  return std::isinf(cap) ? 0 : cap;
-}
-
 void TransportModel::install_latency_factor(const Platform& platform) const {
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const Platform* p = &platform;
@@ -99,11 +87,9 @@ std::vector<std::string> TransportModel::describe() const {
       "network model CM02 (max-min sharing), no crosstraffic, no TCP window; NICs carry " +
       std::to_string(c_.net.efficiency) + " x line rate; " +
       units::format_seconds(c_.net.latency_s) + " between nodes");
-  if (const double cap = transfer_cap(true); cap > 0)
+  if (const double cap = links_.gpu_transfer_cap; cap > 0)
     out.push_back(to_string(c_.transport) + ": each network transfer of a GPU capped at " +
-                  units::format_rate(cap) +
-                  (c_.transport == Transport::tcp ? " (streams x stream bandwidth, host staging)"
-                                                  : " (host staging)"));
+                  units::format_rate(cap) + " (streams x stream bandwidth, host staging)");
   return out;
 }
 

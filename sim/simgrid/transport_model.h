@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cluster.h"
+#include "sim/link_capacities.h"
 
 namespace scalecast::simgrid_backend {
 
@@ -13,15 +14,12 @@ struct Platform;
 
 class TransportModel {
  public:
-  explicit TransportModel(const Cluster& cluster) : c_(cluster) {}
+  explicit TransportModel(const Cluster& cluster) : c_(cluster), links_(link_capacities(cluster)) {}
 
   // Network model and flags; call once the Engine exists and before build_platform.
   void configure_engine() const;
-  // Payload bytes/s a NIC (or a switch link) of this line rate carries: line rate x efficiency.
-  double payload_capacity(double line_rate) const;
-  // Bytes/s one transfer that leaves its node may reach on its own, with a GPU at one end or
-  // with a server at both (0: no cap beyond the links it shares).
-  double transfer_cap(bool gpu_end) const;
+  // The capacities every link and per-transfer cap of the platform takes.
+  const LinkCapacities& links() const { return links_; }
   // Latency of the two links where every route begins and ends. CM02 divides a link among its
   // flows in inverse proportion to their route latencies (TCP's RTT unfairness, fitted to wide
   // areas); equal nominal route latencies keep sharing even, and the latency factor callback
@@ -29,7 +27,7 @@ class TransportModel {
   double access_latency() const { return 0.5; }
   // What a transfer pays: the transport's one-way latency between nodes, the fabric's inside one.
   double route_latency(bool network) const {
-    return network ? c_.net.latency_s : c_.fabric.latency_s;
+    return network ? links_.network_latency_s : links_.fabric_latency_s;
   }
   void install_latency_factor(const Platform& platform) const;
   // One line per modelling choice, for Timeline::notes.
@@ -37,6 +35,7 @@ class TransportModel {
 
  private:
   Cluster c_;
+  LinkCapacities links_;
 };
 
 }  // namespace scalecast::simgrid_backend

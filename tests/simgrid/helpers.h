@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/analytical/analytical_backend.h"
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/simgrid/replay_backend.h"
 #include "sim/units.h"
 
@@ -37,11 +38,11 @@ inline Task comm_task(int id, CommOp op, double bytes) {
 
 // One collective alone.
 inline Schedule collective(const Cluster& c, double bytes,
-                           AllreduceAlgorithm algorithm = AllreduceAlgorithm::ring) {
+                           const std::string& algorithm = "ring") {
   Schedule s;
   s.cluster = c;
   Task t = comm_task(0, CommOp::allreduce, bytes);
-  t.algorithm = algorithm;
+  t.algorithm = &collectives::allreduce_algorithm(algorithm);
   s.tasks.push_back(t);
   return s;
 }
@@ -53,7 +54,7 @@ inline Schedule push_pull(const Cluster& c, int servers, int messages, double by
                           bool local_reduce = true) {
   Schedule s;
   s.cluster = c;
-  s.cluster.ps.placement = "dedicated";
+  s.cluster.ps.placement = Placement::dedicated;
   s.cluster.ps.servers = servers;
   s.strategy.aggregation = Aggregation::parameter_server;
   s.strategy.node_local_reduce = local_reduce;

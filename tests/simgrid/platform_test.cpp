@@ -55,7 +55,7 @@ std::set<std::string> expected_links(const Cluster& c, int src, int dst) {
 TEST(SimgridPlatform, EveryRouteCrossesItsLinks) {
   Cluster c = cluster(6, 2, 10, Transport::tcp);
   c.fabric.bridge_bandwidth = 8e9;
-  c.topology.kind = "leaf-spine";
+  c.topology.kind = TopologyKind::leaf_spine;
   c.topology.nodes_per_leaf = 2;
   const int servers = 2;
   const std::string result = simgrid_backend::run_isolated([&] {
@@ -83,7 +83,7 @@ TEST(SimgridPlatform, EveryRouteCrossesItsLinks) {
 
 TEST(SimgridPlatform, DescriptionShowsCapacitiesCapsAndRouteLatencies) {
   Cluster c = cluster(4, 2, 10, Transport::tcp);
-  c.topology.kind = "leaf-spine";
+  c.topology.kind = TopologyKind::leaf_spine;
   c.topology.nodes_per_leaf = 2;
   c.topology.oversubscription = 2;
   const auto j = simgrid_platform(c, 1);

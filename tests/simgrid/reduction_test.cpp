@@ -57,7 +57,7 @@ TEST(SimgridReduction, SymmetryBlockMatchesFullAt32Gpus) {
       Cluster c = cluster(8, 4, 25, Transport::tcp);
       c.fabric.bridge_bandwidth = bridge;
       Strategy st = make_preset("wfbp-allreduce");
-      st.algorithm = parse_allreduce_algorithm(algorithm);
+      st.algorithm = algorithm;
       const Schedule s = build_schedule(mixed_workload(), c, st, 2);
       std::printf("%s all-reduce, %s:\n", algorithm.c_str(),
                   bridge > 0 ? "3 GB/s host bridge" : "no bridge");
@@ -88,7 +88,7 @@ TEST(SimgridReduction, AutomaticModeReducesOnlyAboveThreshold) {
 // symmetry and are replayed in full.
 TEST(SimgridReduction, OneNodeParameterServerMatchesFull) {
   Cluster spine = cluster(8, 2, 10, Transport::tcp);
-  spine.topology.kind = "leaf-spine";
+  spine.topology.kind = TopologyKind::leaf_spine;
   spine.topology.nodes_per_leaf = 4;
   spine.topology.oversubscription = 2;
   for (const Cluster& c :
@@ -97,20 +97,20 @@ TEST(SimgridReduction, OneNodeParameterServerMatchesFull) {
       const Schedule s = push_pull(c, 3, 12, 4e6, local_reduce);
       const double full = simgrid_s(s, ExpansionMode::full),
                    reduced = simgrid_s(s, ExpansionMode::reduced);
-      std::printf("%-11s %-5s %-12s full %.9f s, reduced %.9f s\n", c.topology.kind.c_str(),
+      std::printf("%-11s %-5s %-12s full %.9f s, reduced %.9f s\n", to_string(c.topology.kind).c_str(),
                   to_string(c.transport).c_str(), local_reduce ? "local reduce" : "every GPU", full,
                   reduced);
       EXPECT_NEAR(reduced / full, 1, 1e-6);
     }
   Schedule colocated = push_pull(cluster(8, 2, 10, Transport::tcp), 3, 12, 4e6);
-  colocated.cluster.ps.placement = "colocated";
+  colocated.cluster.ps.placement = Placement::colocated;
   simgrid_backend::ReplayOptions options;
   options.expansion = ExpansionMode::reduced;
   EXPECT_FALSE(SimgridBackend(options).run_with_stats(colocated).stats.reduced);
 }
 
 TEST(SimgridFlowGraph, RingTransfersWaitForTheChunkTheyForward) {
-  const auto g = simgrid_backend::full_graph(collectives::ring_allreduce(4, 4e6));
+  const auto g = simgrid_backend::full_graph(collectives::allreduce_algorithm("ring").expand(1, 4, 4e6));
   ASSERT_EQ(g.flows.size(), 24u);
   for (size_t i = 0; i < 4; ++i) EXPECT_EQ(g.flows[i].deps, 0);
   for (size_t i = 4; i < g.flows.size(); ++i) {
@@ -122,12 +122,12 @@ TEST(SimgridFlowGraph, RingTransfersWaitForTheChunkTheyForward) {
 }
 
 TEST(SimgridFlowGraph, BlockKeepsOneNodeAndTheFlowsIntoIt) {
-  const auto e = collectives::ring_allreduce(16, 16e6);
+  const auto e = collectives::allreduce_algorithm("ring").expand(1, 16, 16e6);
   const auto g = simgrid_backend::block_graph(e, 4, 16);
   EXPECT_EQ(g.expanded, 16u * 30u);
   EXPECT_EQ(g.representatives(), 4u * 30u);
   EXPECT_EQ(g.flows.size(), 5u * 30u);  // plus the flow from the previous node, every step
-  EXPECT_THROW(simgrid_backend::block_graph(collectives::tree_allreduce(4, 4, 16e6), 4, 16),
+  EXPECT_THROW(simgrid_backend::block_graph(collectives::allreduce_algorithm("tree").expand(4, 4, 16e6), 4, 16),
                std::logic_error);
 }
 

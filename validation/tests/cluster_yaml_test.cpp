@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "calibration/network_constants.h"
+#include "sim/link_capacities.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 
@@ -42,7 +43,8 @@ TEST(ClusterYaml, PastedBlockReadsBackToTheSameConstants) {
   EXPECT_EQ(pasted.cluster.gpus_per_node, 4);
   EXPECT_EQ(pasted.cluster.ps.gpus_per_server, 4);
   EXPECT_EQ(pasted.cluster.transport, Transport::tcp);
-  EXPECT_NEAR(pasted.cluster.network_bandwidth() / c.network_bandwidth(), 1.0, 1e-5);
+  EXPECT_NEAR(link_capacities(pasted.cluster).transfer_bandwidth(true) / link_capacities(c).transfer_bandwidth(true), 1.0,
+              1e-5);
 }
 
 TEST(ClusterYaml, FittingClusterKeepsTheEffectiveBandwidths) {
@@ -54,7 +56,7 @@ TEST(ClusterYaml, FittingClusterKeepsTheEffectiveBandwidths) {
   EXPECT_EQ(f.net.stream_bandwidth, 0.0);
   EXPECT_EQ(f.net.host_staging_bandwidth, 0.0);
   // TCP defaults cap 100 Gbps at 2 streams x 25 Gbit/s: efficiency 0.5 keeps 50 Gbit/s.
-  EXPECT_NEAR(f.network_bandwidth(), s.cluster.network_bandwidth(), 1e-6);
+  EXPECT_NEAR(link_capacities(f).transfer_bandwidth(true), link_capacities(s.cluster).transfer_bandwidth(true), 1e-6);
   EXPECT_NEAR(f.net.efficiency, 0.5, 1e-12);
   const ConstantBounds b = physical_bounds(f);
   const Constants v = read_constants(f);

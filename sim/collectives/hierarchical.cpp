@@ -1,0 +1,49 @@
+// Hierarchical all-reduce (2D ring: Jia et al., arXiv 1807.11205; Horovod's hierarchical mode):
+// intra-node reduce-scatter, inter-node rings of each GPU's shard, intra-node all-gather.
+#include "sim/collectives/allreduce_algorithm.h"
+
+namespace scalecast::collectives {
+namespace {
+
+double ring_s(int p, double bytes, const LinkClass& link) {
+  return p <= 1 ? 0 : 2.0 * (p - 1) * (link.latency_s + bytes / (p * link.bandwidth));
+}
+
+// The sum of its three phases: a reduce-scatter and an all-gather of g-1 steps of bytes/g on the
+// fabric, and between them g concurrent rings of bytes/g each, sharing the node's NIC (B/g each).
+double cost(const LinkCapacities& l, double bytes) {
+  if (l.gpus() <= 1) return 0;
+  const int g = l.gpus_per_node, n = l.nodes;
+  const LinkClass f = l.fabric_link();
+  const double intra = (g - 1) * (f.latency_s + bytes / (g * f.bandwidth));
+  const LinkClass per_ring{l.network_latency_s, l.spine_share() / g};
+  return 2 * intra + ring_s(n, bytes / g, per_ring);
+}
+
+Expansion expand(int nodes, int g, double bytes) {
+  Expansion e;
+  // Intra-node reduce-scatter: a ring of g GPUs in every node, g-1 steps of bytes/g.
+  for (int step = 0; step < g - 1; ++step) {
+    e.steps.emplace_back();
+    for (int n = 0; n < nodes; ++n)
+      for (int i = 0; i < g; ++i) e.steps.back().push_back({n * g + i, n * g + (i + 1) % g, bytes / g});
+  }
+  // Inter-node ring all-reduce of each GPU's shard among the GPUs with the same local index.
+  for (int step = 0; step < 2 * (nodes - 1); ++step) {
+    e.steps.emplace_back();
+    for (int i = 0; i < g; ++i)
+      for (int n = 0; n < nodes; ++n)
+        e.steps.back().push_back({n * g + i, ((n + 1) % nodes) * g + i, bytes / g / nodes});
+  }
+  // Intra-node all-gather: the reduce-scatter's steps again.
+  for (int step = 0; step < g - 1; ++step) e.steps.push_back(e.steps[step]);
+  return e;
+}
+
+}  // namespace
+
+extern const AllreduceAlgorithm kHierarchicalAllreduce = {
+    "hierarchical", "intra-node reduce-scatter, inter-node ring per local index, intra-node all-gather (2D ring)",
+    cost, expand, true};
+
+}  // namespace scalecast::collectives

@@ -1,0 +1,70 @@
+// Link capacities from a cluster's description: payload rates, per-transfer caps by transport,
+// leaf uplinks and server NICs, each derived here and nowhere else.
+#include "sim/link_capacities.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace scalecast {
+namespace {
+
+void require_rate(double value, const char* what) {
+  if (!(value > 0) || !std::isfinite(value))
+    throw std::invalid_argument(std::string(what) + " must be a positive, finite rate, not " + std::to_string(value));
+}
+
+}  // namespace
+
+double LinkCapacities::transfer_bandwidth(bool gpu_end) const {
+  const double cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
+  return cap > 0 ? std::min(nic_payload, cap) : nic_payload;
+}
+
+double LinkCapacities::server_transfer_bandwidth() const {
+  return server_transfer_cap > 0 ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
+}
+
+LinkClass LinkCapacities::network_link() const {
+  return {network_latency_s, std::min(transfer_bandwidth(true), fabric_bandwidth)};
+}
+
+double LinkCapacities::spine_share() const {
+  const double link = network_link().bandwidth;
+  if (leaf_uplink <= 0) return link;
+  return std::min(link, leaf_uplink / nodes_per_leaf);
+}
+
+LinkCapacities link_capacities(const Cluster& c) {
+  require_rate(c.fabric.link_bandwidth, "the fabric bandwidth");
+  require_rate(c.nic_bandwidth, "the NIC bandwidth");
+  if (!(c.net.efficiency > 0 && c.net.efficiency <= 1))
+    throw std::invalid_argument("the network efficiency must be in (0, 1], not " + std::to_string(c.net.efficiency));
+  LinkCapacities l;
+  l.nodes = c.nodes;
+  l.gpus_per_node = c.gpus_per_node;
+  l.fabric_bandwidth = c.fabric.link_bandwidth;
+  l.fabric_latency_s = c.fabric.latency_s;
+  l.bridge_bandwidth = c.fabric.bridge_bandwidth;
+  l.nic_payload = c.nic_bandwidth * c.net.efficiency;
+  l.network_latency_s = c.net.latency_s;
+  l.call_overhead_s = c.net.call_overhead_s;
+  // Streams bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
+  // copy work per socket); RDMA's default has none.
+  const double streams = c.net.stream_bandwidth > 0 ? c.net.stream_bandwidth * std::max(1, c.net.streams) : 0;
+  l.server_transfer_cap = streams;
+  l.gpu_transfer_cap = streams;
+  if (c.net.host_staging_bandwidth > 0)
+    l.gpu_transfer_cap = streams > 0 ? std::min(streams, c.net.host_staging_bandwidth) : c.net.host_staging_bandwidth;
+  if (c.topology.crosses_spine(c.nodes)) {
+    l.nodes_per_leaf = c.topology.nodes_per_leaf;
+    l.leaf_uplink = c.topology.nodes_per_leaf * l.nic_payload / std::max(1.0, c.topology.oversubscription);
+  }
+  const double server_line = c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth;
+  l.server_nic_payload = server_line * c.net.efficiency;
+  l.placement = c.ps.placement;
+  return l;
+}
+
+}  // namespace scalecast

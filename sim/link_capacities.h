@@ -1,0 +1,59 @@
+// What each link of a sized cluster carries, worked out once from its description: the one value
+// that collective costs, both simulators, the executor's predictions and calibration read.
+#pragma once
+
+#include "sim/cluster.h"
+
+namespace scalecast {
+
+// A class of links for the alpha-beta model: latency per message step, bytes/s per direction.
+struct LinkClass {
+  double latency_s = 0;
+  double bandwidth = 0;
+};
+
+struct LinkCapacities {
+  int nodes = 1;
+  int gpus_per_node = 1;
+
+  // Inside a node.
+  double fabric_bandwidth = 0;   // B/s per GPU and direction that collectives reach
+  double fabric_latency_s = 0;   // per hop
+  double bridge_bandwidth = 0;   // B/s of a host bridge every intra-node transfer crosses (0: none)
+
+  // A node's path to the network, each direction.
+  double nic_payload = 0;        // B/s: line rate x efficiency (payload share of the wire)
+  double network_latency_s = 0;  // one-way, node to node
+  // B/s that one transfer between nodes can reach on its own, whatever the NIC: streams x the
+  // per-stream rate where the transport has one, and host staging where the NIC cannot read GPU
+  // memory (0: no such cap). A server's transfers start in host memory: no staging.
+  double gpu_transfer_cap = 0;
+  double server_transfer_cap = 0;
+  double call_overhead_s = 0;    // the transport's software cost per collective or request
+
+  // Leaf-spine: a leaf's uplink, in payload B/s (0 under a single switch, or with one leaf).
+  double leaf_uplink = 0;
+  int nodes_per_leaf = 0;
+
+  // Dedicated parameter servers: their NIC's payload B/s, and where they sit.
+  double server_nic_payload = 0;
+  Placement placement = Placement::dedicated;
+
+  int gpus() const { return nodes * gpus_per_node; }
+  // One transfer between nodes, alone on the NICs: capped by the NIC and by the transfer cap.
+  double transfer_bandwidth(bool gpu_end) const;
+  // One transfer through a dedicated server's NIC, alone: its NIC and the (unstaged) cap.
+  double server_transfer_bandwidth() const;
+  LinkClass fabric_link() const { return {fabric_latency_s, fabric_bandwidth}; }
+  // GPU to GPU across nodes: the transfer also crosses the GPU's fabric link to the NIC.
+  LinkClass network_link() const;
+  // B/s each node gets when every node of its leaf sends across the spine at once (the network
+  // link's bandwidth where nothing is oversubscribed).
+  double spine_share() const;
+};
+
+// Throws std::invalid_argument for a cluster whose links could carry nothing (a rate or an
+// efficiency that is not positive and finite).
+LinkCapacities link_capacities(const Cluster& cluster);
+
+}  // namespace scalecast
