@@ -62,16 +62,12 @@ std::vector<std::optional<Span>> spans(const TimelineFile& f) {
 // Iteration i takes from the end of iteration i-1 (the first one: from the first event) to its
 // own end, the latest end of any of its tasks on any rank.
 std::vector<double> iteration_times(const TimelineFile& f) {
-  std::vector<double> ends(f.iterations, 0);
-  double first = 0;
-  bool any = false;
-  for (const TimelineEvent& e : f.timeline.events) {
-    ends[f.tasks[e.task].iteration] = std::max(ends[f.tasks[e.task].iteration], e.end_s);
-    first = any ? std::min(first, e.start_s) : e.start_s;
-    any = true;
-  }
+  std::vector<int> iteration_of;
+  for (const TimelineTask& t : f.tasks) iteration_of.push_back(t.iteration);
+  const IterationSpans spans = iteration_spans(f.timeline, iteration_of, f.iterations);
   std::vector<double> times;
-  for (int i = 0; i < f.iterations; ++i) times.push_back(ends[i] - (i == 0 ? first : ends[i - 1]));
+  for (int i = 0; i < f.iterations; ++i)
+    times.push_back(spans.ends_s[i] - (i == 0 ? spans.first_start_s : spans.ends_s[i - 1]));
   return times;
 }
 

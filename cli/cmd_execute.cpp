@@ -46,11 +46,7 @@ void summarize(std::ostream& out, const executor::Execution& ex) {
   out << "measured " << s.model << " / " << s.strategy.method << " on " << s.gpus() << " GPU ranks";
   for (const auto& note : ex.timeline.notes) out << "; " << note;
   out << "\n\n";
-  std::vector<double> ends(s.iterations, 0);
-  for (const TimelineEvent& e : ex.timeline.events) {
-    const int it = s.tasks.at(e.task).iteration;
-    ends[it] = std::max(ends[it], e.end_s);
-  }
+  const std::vector<double> ends = iteration_spans(ex.timeline, task_iterations(s), s.iterations).ends_s;
   TextTable t({"iteration", "end", "time"}, {"", "s", "s"});
   for (int i = 0; i < s.iterations; ++i)
     t.add_row({std::to_string(i), fmt("%.4f", ends[i]), fmt("%.4f", i == 0 ? ends[0] : ends[i] - ends[i - 1])});

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/timeline.h"
+
 namespace scalecast::executor {
 
 int server_processes(const Schedule& s) {
@@ -49,20 +51,19 @@ RankPlan plan_rank(const Schedule& s, int rank) {
     throw std::invalid_argument("rank " + std::to_string(rank) + " is outside the schedule's " +
                                 std::to_string(p.world) + " ranks");
   const bool gpu = rank < p.gpus;
-  const std::string who = "rank " + std::to_string(rank) + " ";
   for (const Task& t : s.tasks) {
     RankTask rt;
     if (t.kind != TaskKind::comm) {
       rt.role = gpu ? Role::compute : Role::skip;
-      rt.track = "compute";
+      rt.track = track_name(t, rank);
     } else if (t.op == CommOp::push || t.op == CommOp::pull) {
       rt.steps = rank_steps(collectives::expand(s, t), rank, t.id);
       rt.role = rt.steps.empty() ? Role::skip : Role::ps;
-      rt.track = who + to_string(t.op) + " server " + std::to_string(t.server);
+      rt.track = track_name(t, rank);
     } else {
       rt.steps = rank_steps(collectives::expand(s, t), rank, t.id);
       rt.role = gpu ? Role::channel : Role::skip;
-      rt.track = who + "collective";
+      rt.track = track_name(t, rank);
       if (gpu) ++p.channel_tasks;
     }
     p.tasks.push_back(std::move(rt));

@@ -14,20 +14,19 @@
 #include "executor/transports.h"
 #include "executor/world.h"
 #include "sim/schedule_json.h"
+#include "sim/timeline_json.h"
 
 namespace scalecast::executor {
 namespace {
 
 std::string events_to_json(const std::vector<TimelineEvent>& events) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& e : events) j.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& e : events) j.push_back(event_to_json(e));
   return j.dump();
 }
 
-void events_from_json(const std::string& text, std::vector<TimelineEvent>& out) {
-  for (const auto& e : nlohmann::json::parse(text))
-    out.push_back({e[0].get<int>(), e[1].get<int>(), e[2].get<std::string>(), e[3].get<double>(),
-                   e[4].get<double>()});
+void events_from_json(const std::string& text, int tasks, std::vector<TimelineEvent>& out) {
+  for (const auto& e : nlohmann::json::parse(text)) out.push_back(event_from_json(e, tasks, "a rank's events", "event"));
 }
 
 // Reads the schedule and checks it fits the world; throws ScheduleError or RefusedError.
@@ -84,7 +83,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
     events = runner->run();
     const auto all = world.gather("events", events_to_json(events));
     events.clear();
-    for (const auto& text : all) events_from_json(text, events);
+    for (const auto& text : all) events_from_json(text, static_cast<int>(s.tasks.size()), events);
     world.finish();
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);

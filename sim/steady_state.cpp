@@ -10,11 +10,7 @@ namespace scalecast {
 IterationStats steady_state(const Schedule& s, const Timeline& tl) {
   if (s.iterations < 2) throw std::invalid_argument("steady state needs at least two iterations");
   IterationStats st;
-  st.iteration_ends_s.assign(s.iterations, 0.0);
-  for (const TimelineEvent& e : tl.events) {
-    const int it = s.tasks.at(e.task).iteration;
-    st.iteration_ends_s[it] = std::max(st.iteration_ends_s[it], e.end_s);
-  }
+  st.iteration_ends_s = iteration_spans(tl, task_iterations(s), s.iterations).ends_s;
   st.iteration_s = (st.iteration_ends_s.back() - st.iteration_ends_s.front()) / (s.iterations - 1);
   double compute = 0;
   for (const Task& t : s.tasks)

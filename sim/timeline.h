@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/schedule.h"
+
 namespace scalecast {
 
 struct TimelineEvent {
@@ -20,6 +22,20 @@ struct Timeline {
   std::vector<TimelineEvent> events;
   std::vector<std::string> notes;   // e.g. reductions a backend applied
 };
+
+// The track a task's events go on in every timeline: "compute", "collective", "push server 3";
+// an executor rank's own events (rank >= 0) carry "rank 3 " before the name.
+std::string track_name(const Task& task, int rank = -1);
+
+// Where iterations begin and end in a timeline: the first event's start, and for each iteration
+// the latest end of any of its tasks on any rank. `iteration_of_task[id]` is task id's iteration.
+struct IterationSpans {
+  double first_start_s = 0;
+  std::vector<double> ends_s;
+};
+IterationSpans iteration_spans(const Timeline& timeline, const std::vector<int>& iteration_of_task,
+                               int iterations);
+std::vector<int> task_iterations(const Schedule& schedule);
 
 // Steady-state figures of one run; the iteration time is the mean over iterations after the
 // first: (end of the last iteration - end of the first) / (iterations - 1).

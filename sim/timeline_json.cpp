@@ -2,6 +2,7 @@
 // so a file from any backend or from the executor can be compared with another of one schedule.
 #include "sim/timeline_json.h"
 
+#include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -57,8 +58,9 @@ TimelineTask task_from(const std::string& src, const json& j, int index, int ite
   return t;
 }
 
-TimelineEvent event_from(const std::string& src, const json& j, int index, int tasks) {
-  const std::string w = "events[" + std::to_string(index) + "]";
+}  // namespace
+
+TimelineEvent event_from_json(const json& j, int tasks, const std::string& src, const std::string& w) {
   TimelineEvent e;
   e.task = get<int>(src, j, "task", w);
   if (e.task < 0 || e.task >= tasks) fail(src, w + ".task", "no such task");
@@ -67,11 +69,14 @@ TimelineEvent event_from(const std::string& src, const json& j, int index, int t
   e.track = get<std::string>(src, j, "track", w);
   e.start_s = get<double>(src, j, "start_s", w);
   e.end_s = get<double>(src, j, "end_s", w);
+  if (!std::isfinite(e.start_s) || !std::isfinite(e.end_s)) fail(src, w, "times must be finite");
   if (!(e.end_s >= e.start_s)) fail(src, w, "ends before it starts");
   return e;
 }
 
-}  // namespace
+ordered_json event_to_json(const TimelineEvent& e) {
+  return {{"task", e.task}, {"rank", e.rank}, {"track", e.track}, {"start_s", e.start_s}, {"end_s", e.end_s}};
+}
 
 TimelineFile timeline_file(const Schedule& s, const Timeline& tl) {
   TimelineFile f;
@@ -97,9 +102,7 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
     tasks.push_back(std::move(j));
   }
   ordered_json events = ordered_json::array();
-  for (const TimelineEvent& e : tl.events)
-    events.push_back({{"task", e.task}, {"rank", e.rank}, {"track", e.track},
-                      {"start_s", e.start_s}, {"end_s", e.end_s}});
+  for (const TimelineEvent& e : tl.events) events.push_back(event_to_json(e));
   const ordered_json j = {{"format", "scalecast-timeline"},
                           {"version", kTimelineFormatVersion},
                           {"backend", tl.backend},
@@ -145,8 +148,8 @@ TimelineFile read_timeline_json(const std::string& path) {
   const auto events = get<json>(path, j, "events", w);
   if (!events.is_array()) fail(path, "events", "expected an array");
   for (size_t i = 0; i < events.size(); ++i)
-    f.timeline.events.push_back(
-        event_from(path, events[i], static_cast<int>(i), static_cast<int>(f.tasks.size())));
+    f.timeline.events.push_back(event_from_json(events[i], static_cast<int>(f.tasks.size()), path,
+                                                "events[" + std::to_string(i) + "]"));
   return f;
 }
 

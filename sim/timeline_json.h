@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/schedule.h"
 #include "sim/timeline.h"
 
@@ -37,6 +39,13 @@ struct TimelineFile {
   std::vector<TimelineTask> tasks;  // index = task id
   Timeline timeline;                // backend, events, notes
 };
+
+// One event as timeline files and the messages between processes (the SimGrid child, the
+// executor's ranks) carry it: {task, rank, track, start_s, end_s}.
+nlohmann::ordered_json event_to_json(const TimelineEvent& event);
+// Strict: throws TimelineError naming `source` and the event `where` it is; task ids below `tasks`.
+TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source,
+                              const std::string& where);
 
 // Format "scalecast-timeline": backend, scenario/model/method/gpus/iterations, notes, the tasks
 // (id, kind, name, iteration; op and bytes for comm tasks) and the events (task, rank, track,

@@ -105,19 +105,13 @@ class Simulation {
       throw std::logic_error("analytical backend: " + std::to_string(policy_.unfinished()) + " tasks never ran");
     Timeline tl;
     tl.backend = "analytical";
-    for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
+    for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track_name(t), start_[t.id], end_[t.id]});
     return tl;
   }
 
  private:
   // At one instant: readiness first, then flows that begin, then ends.
   enum Kind { kReady = 0, kFlowStart = 1, kFinish = 2 };
-
-  std::string track(const Task& t) const {
-    if (t.kind != TaskKind::comm) return "compute";
-    if (t.op == CommOp::push || t.op == CommOp::pull) return to_string(t.op) + " server " + std::to_string(t.server);
-    return "collective";
-  }
 
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {

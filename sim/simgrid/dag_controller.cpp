@@ -8,18 +8,8 @@
 #include <simgrid/s4u/Engine.hpp>
 
 namespace scalecast::simgrid_backend {
-namespace {
 
 namespace sg4 = simgrid::s4u;
-
-std::string track(const Task& t) {
-  if (t.kind != TaskKind::comm) return "compute";
-  if (t.op == CommOp::push || t.op == CommOp::pull)
-    return to_string(t.op) + " server " + std::to_string(t.server);
-  return "collective";
-}
-
-}  // namespace
 
 DagController::DagController(const Schedule& s, CommRunner& runner, sg4::Host* host, bool progress)
     : s_(s),
@@ -117,7 +107,7 @@ Timeline DagController::timeline() const {
   Timeline tl;
   tl.backend = "simgrid";
   for (const Task& t : s_.tasks)
-    tl.events.push_back({t.id, -1, track(t), start_[t.id], end_[t.id]});
+    tl.events.push_back({t.id, -1, track_name(t), start_[t.id], end_[t.id]});
   return tl;
 }
 

@@ -9,6 +9,7 @@
 #include "sim/simgrid/isolated_run.h"
 #include "sim/simgrid/platform_builder.h"
 #include "sim/simgrid/transport_model.h"
+#include "sim/timeline_json.h"
 
 namespace scalecast {
 namespace {
@@ -16,11 +17,10 @@ namespace {
 using simgrid_backend::ReplayResult;
 
 std::string to_wire(const ReplayResult& r) {
-  nlohmann::json events = nlohmann::json::array();
-  for (const TimelineEvent& e : r.timeline.events)
-    events.push_back({e.task, e.rank, e.track, e.start_s, e.end_s});
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const TimelineEvent& e : r.timeline.events) events.push_back(event_to_json(e));
   const auto& st = r.stats;
-  return nlohmann::json{
+  return nlohmann::ordered_json{
       {"backend", r.timeline.backend},
       {"events", events},
       {"notes", r.timeline.notes},
@@ -29,13 +29,12 @@ std::string to_wire(const ReplayResult& r) {
       .dump();
 }
 
-ReplayResult from_wire(const std::string& text) {
+ReplayResult from_wire(const std::string& text, int tasks) {
   const auto j = nlohmann::json::parse(text);
   ReplayResult r;
   r.timeline.backend = j.at("backend").get<std::string>();
   for (const auto& e : j.at("events"))
-    r.timeline.events.push_back({e.at(0).get<int>(), e.at(1).get<int>(), e.at(2).get<std::string>(),
-                                 e.at(3).get<double>(), e.at(4).get<double>()});
+    r.timeline.events.push_back(event_from_json(e, tasks, "simgrid replay", "event"));
   r.timeline.notes = j.at("notes").get<std::vector<std::string>>();
   const auto& st = j.at("stats");
   r.stats.wall_s = st.at(0).get<double>();
@@ -51,7 +50,8 @@ ReplayResult from_wire(const std::string& text) {
 ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
   const simgrid_backend::ReplayOptions options = options_;
   ReplayResult r =
-      from_wire(simgrid_backend::run_isolated([&] { return to_wire(replay(schedule, options)); }));
+      from_wire(simgrid_backend::run_isolated([&] { return to_wire(replay(schedule, options)); }),
+                static_cast<int>(schedule.tasks.size()));
   r.timeline.backend = name_;
   return r;
 }
