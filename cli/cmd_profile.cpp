@@ -36,11 +36,6 @@ struct ProfileOptions {
   std::vector<std::string> command;
 };
 
-// A failure caused by the input (options, dump, markers): exit code 2.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // Runs the command with the injection library; returns the dump it recorded.
 std::string record(const ProfileOptions& o) {
   const std::string library = prof::injection_library();
@@ -73,8 +68,8 @@ int profile(const ProfileOptions& o) {
   prof::Attribution attribution;
   try {
     attribution = prof::attribute(log, prof::AttributionOptions{o.marker, o.warmup});
-  } catch (const prof::ProfileError& e) {
-    throw InputError(dump + ": " + e.what());
+  } catch (const prof::AttributionError& e) {
+    throw SourceError(dump + ": " + e.what());
   }
   prof::Profile& result = attribution.profile;
   result.batch_per_gpu = o.batch;
@@ -127,7 +122,7 @@ int run(const std::vector<std::string>& args) {
       "name of the NVTX range around each training iteration")(
       "model", po::value(&o.model), "zoo model whose gradient tensors fill the grad columns")(
       "batch", po::value(&o.batch), "batch per GPU, recorded in the profile");
-  try {
+  return guarded("profile", [&] {
     po::variables_map vm;
     if (parse_options("profile", kSynopsis, opts, {}, own, vm)) return 0;
     if (o.warmup < 0) throw InputError("--warmup must be >= 0");
@@ -137,19 +132,7 @@ int run(const std::vector<std::string>& args) {
       throw InputError("give a COMMAND after -- or a recorded dump with --dump FILE (see --help)");
     }
     return profile(o);
-  } catch (const po::error& e) {
-    std::cerr << "scalecast profile: " << e.what() << " (see --help)\n";
-  } catch (const InputError& e) {
-    std::cerr << "scalecast profile: " << e.what() << '\n';
-  } catch (const prof::DumpError& e) {
-    std::cerr << "scalecast profile: " << e.what() << '\n';
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "scalecast profile: " << o.output << ": " << e.what() << '\n';
-  } catch (const std::exception& e) {
-    std::cerr << "scalecast profile: error: " << e.what() << '\n';
-    return 1;
-  }
-  return 2;
+  });
 }
 
 const Registration reg{"profile", "measure per-layer GPU times of a training job (CUPTI + NVTX)",

@@ -8,10 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "sim/profile_csv.h"
-#include "sim/scenario.h"
-#include "sim/schedule_json.h"
-#include "sim/units.h"
+#include "sim/input_error.h"
 
 namespace scalecast::cli {
 
@@ -45,14 +42,9 @@ std::vector<std::string> tokens_without(const po::parsed_options& parsed, const 
 int guarded(const std::string& command, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const ScenarioError& e) {
+  } catch (const InputError& e) {
+    if (!e.names_its_source()) std::cerr << "scalecast " << command << ": ";
     std::cerr << e.what() << '\n';
-  } catch (const ProfileError& e) {
-    std::cerr << e.what() << '\n';
-  } catch (const ScheduleError& e) {
-    std::cerr << e.what() << '\n';
-  } catch (const units::UnitError& e) {
-    std::cerr << "scalecast " << command << ": " << e.what() << '\n';
   } catch (const po::error& e) {
     std::cerr << "scalecast " << command << ": " << e.what() << " (see --help)\n";
   } catch (const std::invalid_argument& e) {

@@ -26,8 +26,8 @@ bool parse_options(const std::string& command, const std::string& synopsis,
 // original order and spelling: the arguments to hand on to a child process.
 std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip);
 
-// Runs body; maps input errors (bad scenario, schedule, profile, units, unknown names, bad
-// options) to one line and exit code 2, other errors to exit code 1.
+// Runs body; maps input errors (InputError: bad scenario, schedule, profile, units...; unknown
+// names; bad options) to one line and exit code 2, other errors to exit code 1.
 int guarded(const std::string& command, const std::function<int()>& body);
 
 // Writes through `write` to path, or to stdout when path is empty or "-".

@@ -14,13 +14,14 @@
 #include "executor/launch_env.h"
 #include "executor/rank_runner.h"
 #include "executor/store.h"
+#include "sim/input_error.h"
 
 namespace scalecast::executor {
 
 // Input a run refuses to start with (exit code 2: bad or mismatched schedule, wrong world size).
-class RefusedError : public std::invalid_argument {
+class RefusedError : public InputError {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit RefusedError(const std::string& what) : InputError(what) {}
 };
 
 class World {

@@ -73,13 +73,13 @@ class Attributor {
   void check_log() {
     const size_t iterations = index_.iterations().size();
     if (iterations == 0) {
-      throw ProfileError("no NVTX range named '" + options_.iteration_marker + "' among the " +
+      throw AttributionError("no NVTX range named '" + options_.iteration_marker + "' among the " +
                          std::to_string(ranges().size()) +
                          " ranges recorded: mark each training iteration with it "
                          "(or name the marker with --iteration-marker)");
     }
     if (static_cast<int>(iterations) <= options_.warmup) {
-      throw ProfileError(std::to_string(iterations) + " iterations recorded and " +
+      throw AttributionError(std::to_string(iterations) + " iterations recorded and " +
                          std::to_string(options_.warmup) +
                          " dropped as warm-up: none left to measure (lower --warmup or run "
                          "more iterations)");
@@ -363,7 +363,7 @@ class Attributor {
 }  // namespace
 
 Attribution attribute(const ActivityLog& log, const AttributionOptions& options) {
-  if (options.warmup < 0) throw ProfileError("warm-up iterations must be >= 0");
+  if (options.warmup < 0) throw AttributionError("warm-up iterations must be >= 0");
   return Attributor(log, options).run();
 }
 

@@ -11,6 +11,7 @@
 #include "profiler/profile.h"
 #include "profiler/range_names.h"
 #include "profiler/ranges.h"
+#include "sim/input_error.h"
 
 namespace scalecast::profiler {
 
@@ -42,9 +43,9 @@ struct Attribution {
 };
 
 // The log cannot give a profile (no iteration markers, nothing left after warm-up).
-class ProfileError : public std::runtime_error {
+class AttributionError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AttributionError(const std::string& what) : InputError(what) {}
 };
 
 Attribution attribute(const ActivityLog& log, const AttributionOptions& options);

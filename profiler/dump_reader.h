@@ -7,14 +7,15 @@
 #include <string>
 
 #include "profiler/activity.h"
+#include "sim/input_error.h"
 
 namespace scalecast::profiler {
 
 // A dump that cannot be read: the message names the file, the line and byte offset, and what
 // was expected there.
-class DumpError : public std::runtime_error {
+class DumpError : public SourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using SourceError::SourceError;
 };
 
 ActivityLog read_dump(const std::string& path);

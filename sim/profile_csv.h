@@ -7,13 +7,14 @@
 #include <string>
 
 #include "sim/workload.h"
+#include "sim/input_error.h"
 
 namespace scalecast {
 
 // A bad profile: what() is one line "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
-class ProfileError : public std::runtime_error {
+class ProfileError : public SourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using SourceError::SourceError;
 };
 
 struct Profile {

@@ -10,13 +10,14 @@
 #include "sim/gpu_catalog.h"
 #include "sim/strategy.h"
 #include "sim/zoo/zoo.h"
+#include "sim/input_error.h"
 
 namespace scalecast {
 
 // A bad scenario: what() is one line "FILE:LINE: KEY: expected WHAT, got VALUE".
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public SourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using SourceError::SourceError;
 };
 
 struct ModelSettings {

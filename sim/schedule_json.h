@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/schedule.h"
+#include "sim/input_error.h"
 
 namespace scalecast {
 
 // A schedule file that cannot be run: what() names the file and the offending field.
-class ScheduleError : public std::runtime_error {
+class ScheduleError : public SourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using SourceError::SourceError;
 };
 
 inline constexpr int kScheduleFormatVersion = 2;  // 2: algorithm on all-reduce tasks only

@@ -11,13 +11,14 @@
 
 #include "sim/schedule.h"
 #include "sim/timeline.h"
+#include "sim/input_error.h"
 
 namespace scalecast {
 
 // A timeline file that cannot be read: what() names the file and the offending field.
-class TimelineError : public std::invalid_argument {
+class TimelineError : public SourceError {
  public:
-  using std::invalid_argument::invalid_argument;
+  using SourceError::SourceError;
 };
 
 inline constexpr int kTimelineFormatVersion = 1;

@@ -6,12 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "sim/input_error.h"
+
 namespace scalecast::units {
 
-// Thrown for a malformed quantity; the message says what was expected.
-class UnitError : public std::runtime_error {
+// Thrown for a malformed quantity; the message says what was expected (the caller knows where).
+class UnitError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UnitError(const std::string& what) : InputError(what) {}
 };
 
 // Prefixes: k/K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15; Ki/Mi/Gi/Ti = powers of 1024.

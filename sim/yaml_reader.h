@@ -11,12 +11,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/input_error.h"
+
 namespace scalecast {
 
 // A bad value in a YAML input; what() is the one-line message.
-class YamlError : public std::runtime_error {
+class YamlError : public SourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using SourceError::SourceError;
 };
 
 // The interval a number must lie in, and the words that say so in an error.

@@ -9,12 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "sim/input_error.h"
+
 namespace scalecast::validation {
 
 // Bad validation input; what() is one line, "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
-class DataError : public std::invalid_argument {
+class DataError : public SourceError {
  public:
-  using std::invalid_argument::invalid_argument;
+  using SourceError::SourceError;
 };
 
 // The file name and column positions that every record of one file shares.
