@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/expansion.h"
+#include "sim/collectives/pipelined_chain.h"
 #include "sim/link_capacities.h"
 
 namespace scalecast::collectives {
@@ -149,7 +150,7 @@ TEST(Expansion, AllReduceTasksExpandByTheirAlgorithm) {
   EXPECT_EQ(expand(s, t).steps.size(), 6u);
 }
 
-TEST(Expansion, NodeLocalReduceIsAPipelinedChainCarryingTheMessageOncePerLink) {
+TEST(Expansion, BytePsPushReduceScattersInsideNodesThenTheFirstGpuPushes) {
   Schedule s;
   s.cluster = testing::simple_cluster(2, 4);
   s.strategy = make_preset("wfbp-ps");
@@ -159,19 +160,49 @@ TEST(Expansion, NodeLocalReduceIsAPipelinedChainCarryingTheMessageOncePerLink) {
   push.op = CommOp::push;
   push.bytes = 8e6;
   push.server = 0;
-  const Expansion e = expand(s, push);
-  std::map<int, double> into;  // bytes into each GPU rank over the fabric
+  const TransferStages st = transfer_stages(s, push);
+  // A ring reduce-scatter in every node: 3 steps, each GPU sends a quarter of the partition.
+  ASSERT_EQ(st.before.steps.size(), 3u);
+  for (const auto& step : st.before.steps) {
+    EXPECT_EQ(step.size(), 8u);
+    for (const auto& t : step) {
+      EXPECT_EQ(t.src / 4, t.dst / 4);
+      EXPECT_DOUBLE_EQ(t.bytes, 2e6);
+    }
+  }
+  // Then each node's first GPU sends the whole partition to the server; nothing after.
+  ASSERT_EQ(st.network.steps.size(), 1u);
+  EXPECT_EQ(st.network.steps[0].size(), 2u);
+  for (const auto& t : st.network.steps[0]) {
+    EXPECT_EQ(t.src % 4, 0);
+    EXPECT_EQ(t.dst, s.gpus());
+    EXPECT_DOUBLE_EQ(t.bytes, 8e6);
+  }
+  EXPECT_TRUE(st.after.steps.empty());
+  // A pull mirrors it: network first, then the all-gather.
+  push.op = CommOp::pull;
+  const TransferStages pull = transfer_stages(s, push);
+  EXPECT_TRUE(pull.before.steps.empty());
+  EXPECT_EQ(pull.after.steps.size(), 3u);
+  EXPECT_EQ(expand(s, push).steps.size(), 4u);
+}
+
+TEST(PipelinedChain, ChunksOf512KiBAndTheSlowestHopSetsThePace) {
+  EXPECT_EQ(chain_chunks(100), 1);
+  EXPECT_EQ(chain_chunks(4 * 1024 * 1024), 8);
+  EXPECT_EQ(chain_chunks(1e12), 64);
+  // 4 GPUs in one node, 4 MiB: 3 hops of 512 KiB chunks, (8 + 2) chunk times.
+  const LinkCapacities l = link_capacities(simple_cluster(1, 4));
+  const LinkClass f = l.fabric_link();
+  const double chunk = 512 * 1024 / f.bandwidth + f.latency_s;
+  EXPECT_NEAR(pipelined_chain_s(l, 4 * 1024 * 1024), 10 * chunk, 1e-12);
+  const Expansion e = pipelined_chain(4, 4 * 1024 * 1024, true);
+  EXPECT_EQ(e.steps.size(), 10u);
+  std::map<int, double> into;
   for (const auto& step : e.steps)
-    for (const auto& t : step)
-      if (t.dst < s.gpus()) into[t.dst] += t.bytes;
-  EXPECT_DOUBLE_EQ(into[0], 8e6);  // not 3 x 8 MB as a gather to GPU 0 would put there
-  EXPECT_DOUBLE_EQ(into[4], 8e6);
-  // Server traffic: one full partition per node, in the last step.
-  double to_server = 0;
-  for (const auto& t : e.steps.back()) to_server += t.dst == s.gpus() ? t.bytes : 0;
-  EXPECT_DOUBLE_EQ(to_server, 2 * 8e6);
-  // 8 chunks over 3 hops: 10 pipelined steps, then the network step.
-  EXPECT_EQ(e.steps.size(), 11u);
+    for (const auto& t : step) into[t.dst] += t.bytes;
+  EXPECT_DOUBLE_EQ(into[0], 4 * 1024 * 1024);  // each link carries the message once
+  EXPECT_DOUBLE_EQ(into[1], 4 * 1024 * 1024);
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // The analytical driver of the scheduling policy: an event loop in simulated time where compute
-// and collectives take their closed-form durations and parameter-server transfers share the
-// NICs and fabric fairly as fluid flows.
+// and collectives take their closed-form durations, parameter-server transfers share the NICs
+// and fabric fairly as fluid flows, and node-local stages take turns on the node's stream.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -13,47 +14,37 @@
 
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
+#include "sim/collectives/node_stage.h"
 #include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
 namespace {
 
-// Link ids of the parameter-server path: the root GPU's fabric link in each direction, the worker
-// NIC in each direction, then each server's NIC (down, up); colocated servers use the worker NIC.
+// Link ids of the parameter-server path: the first GPU's fabric link in each direction, the
+// worker NIC in each direction, then each server's NIC (down, up); colocated servers use the
+// worker NIC.
 class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
       : path_(ps_path(s, l)), capacities_(ps_capacities(l)),
         links_(make_links(capacities_, std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus())))) {}
 
-  // Starts a push or pull; returns false when it loads no link (it then takes no time of its own).
-  bool start(const Task& t) {
+  // Starts the network part of a push or pull as a fluid flow.
+  void start(const Task& t) {
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
-    // The node's root GPU link (0 inbound, 1 outbound): a push sums the node's GPUs into the
-    // root and, once servers are involved, copies the sum out to host memory; a pull copies it
-    // back in and broadcasts it out. So across nodes both directions carry every partition.
-    // On one machine BytePS runs the reduce and the broadcast on one NCCL stream: they take
-    // turns, as if on one link.
-    if (path_.fabric_weight > 0) {
-      uses.push_back({0, path_.fabric_weight});
-      if (path_.worker_weight > 0 || path_.server_weight > 0) uses.push_back({1, path_.fabric_weight});
-    }
+    if (path_.fabric_weight > 0) uses.push_back({push ? 1 : 0, path_.fabric_weight});
     if (path_.worker_weight > 0) uses.push_back({push ? 2 : 3, path_.worker_weight});
     if (path_.server_weight > 0) {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
       uses.push_back({server_link, path_.server_weight});
     }
-    if (uses.empty()) return false;
-    // A transfer between a GPU's node and a server is capped as one transfer is (streams, host
-    // staging); node-local traffic is not.
-    links_.add(t.id, t.bytes, std::move(uses), path_.worker_weight > 0 ? capacities_.transfer_cap : 0);
-    return true;
+    // A transfer between a node and a server is capped as one transfer is (streams, staging).
+    links_.add(t.id, t.bytes, std::move(uses), capacities_.transfer_cap);
   }
 
   FairShareLinks& links() { return links_; }
-  double overhead_s() const { return path_.overhead_s; }
-  double latency_s() const { return path_.latency_s; }
+  const PsPath& path() const { return path_; }
 
  private:
   static FairShareLinks make_links(const PsCapacities& c, int servers) {
@@ -70,11 +61,14 @@ class PsNetwork {
   FairShareLinks links_;
 };
 
+// The parts of a push or pull, in order; parts that do not apply to the schedule are skipped.
+enum class Part { overhead, stage_before, network, latency, stage_after, done };
+
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
       : s_(s), links_(link_capacities(s.cluster)), policy_(s), start_(s.tasks.size(), 0),
-        end_(s.tasks.size(), 0), ps_(s, links_) {}
+        end_(s.tasks.size(), 0), part_(s.tasks.size(), Part::overhead), ps_(s, links_) {}
 
   Timeline run() {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
@@ -83,21 +77,24 @@ class Simulation {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) events_.push({now_ + ps_.latency_s(), kFinish, id});
+      for (int id : ps_.links().advance(now_)) next_part(id);
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         const auto [time, kind, id] = events_.top();
         events_.pop();
-        if (kind == kReady) {
-          policy_.ready(id, now_);
-          continue;
+        switch (kind) {
+          case kReady: policy_.ready(id, now_); break;
+          case kNextPart: next_part(id); break;
+          case kStageDone:
+            stream_busy_ = false;
+            next_part(id);
+            start_stream();
+            break;
+          case kFinish:
+            end_[id] = now_;
+            for (const scheduling::Release& r : policy_.finish(id)) events_.push({now_ + r.delay_s, kReady, r.task});
+            break;
         }
-        if (kind == kFlowStart) {
-          if (!ps_.start(s_.tasks[id])) events_.push({now_ + ps_.latency_s(), kFinish, id});
-          continue;
-        }
-        end_[id] = now_;
-        for (const scheduling::Release& r : policy_.finish(id)) events_.push({now_ + r.delay_s, kReady, r.task});
       }
       start(policy_.dispatch());
     }
@@ -110,18 +107,18 @@ class Simulation {
   }
 
  private:
-  // At one instant: readiness first, then flows that begin, then ends.
-  enum Kind { kReady = 0, kFlowStart = 1, kFinish = 2 };
+  // At one instant: readiness first, then transfers moving on, then ends.
+  enum Kind { kReady = 0, kNextPart = 1, kStageDone = 2, kFinish = 3 };
 
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {
       start_[d.compute] = now_;
       events_.push({now_ + s_.tasks[d.compute].duration_s, kFinish, d.compute});
     }
-    // A request pays its software overhead before its bytes move, and its latency after.
     for (int id : d.transfers) {
       start_[id] = now_;
-      events_.push({now_ + ps_.overhead_s(), kFlowStart, id});
+      part_[id] = Part::overhead;
+      events_.push({now_ + ps_.path().overhead_s, kNextPart, id});
     }
     if (d.channel >= 0) {
       start_[d.channel] = now_;
@@ -129,11 +126,55 @@ class Simulation {
     }
   }
 
+  bool applies(const Task& t, Part p) const {
+    const PsPath& path = ps_.path();
+    const bool push = t.op == CommOp::push;
+    switch (p) {
+      case Part::stage_before: return push && path.node_stage;
+      case Part::network:
+      case Part::latency: return path.network();
+      case Part::stage_after: return !push && path.node_stage;
+      default: return true;
+    }
+  }
+
+  // The transfer's current part has ended: start the next one that applies.
+  void next_part(int id) {
+    const Task& t = s_.tasks[id];
+    Part p = part_[id];
+    do p = static_cast<Part>(static_cast<int>(p) + 1);
+    while (p != Part::done && !applies(t, p));
+    part_[id] = p;
+    switch (p) {
+      case Part::stage_before:
+      case Part::stage_after:
+        stream_queue_.push_back(id);
+        start_stream();
+        break;
+      case Part::network: ps_.start(t); break;
+      case Part::latency: events_.push({now_ + ps_.path().latency_s, kNextPart, id}); break;
+      case Part::done: events_.push({now_, kFinish, id}); break;
+      case Part::overhead: break;
+    }
+  }
+
+  // The node's NCCL stream runs one stage at a time, first come first served.
+  void start_stream() {
+    if (stream_busy_ || stream_queue_.empty()) return;
+    const int id = stream_queue_.front();
+    stream_queue_.pop_front();
+    stream_busy_ = true;
+    events_.push({now_ + collectives::node_stage_s(links_, s_.tasks[id].bytes), kStageDone, id});
+  }
+
   const Schedule& s_;
   LinkCapacities links_;
   scheduling::SchedulingPolicy policy_;
   std::vector<double> start_, end_;
+  std::vector<Part> part_;
   PsNetwork ps_;
+  std::deque<int> stream_queue_;
+  bool stream_busy_ = false;
   // (time, kind, task), earliest first
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
                       std::greater<>>

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/pipelined_chain.h"
 
 namespace scalecast {
 
@@ -15,10 +16,8 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
     if (!t.algorithm) throw std::invalid_argument("all-reduce '" + t.name + "' has no algorithm");
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else {
-    // DataParallel's reduce to / broadcast from GPU 0: a pipelined chain through the GPUs,
-    // crossing the network when the job spans nodes.
-    const LinkClass link = l.nodes > 1 ? l.network_link() : l.fabric_link();
-    base = (l.gpus() - 1) * link.latency_s + t.bytes / link.bandwidth + l.call_overhead_s;
+    // DataParallel's reduce to / broadcast from GPU 0: NCCL's pipelined chain through the GPUs.
+    base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead_s;
   }
   return base + st.call_overhead_s;
 }
@@ -31,9 +30,11 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   out.overhead_s = l.call_overhead_s + st.call_overhead_s;
   out.latency_s = l.network_latency_s;
   const int g = c.gpus_per_node;
-  if (st.node_local_reduce && g > 1) out.fabric_weight = 1;
+  out.node_stage = st.node_local_reduce && g > 1;
   // BytePS with a single worker machine sums inside the node and never contacts a server.
   if (st.node_local_reduce && c.nodes == 1) return out;
+  // The node's first GPU alone talks to the server: its link carries every partition.
+  if (out.node_stage) out.fabric_weight = 1;
   // BytePS sums a node's GPUs first and one process per node talks to the servers; otherwise
   // every GPU is a worker of its own and the node's NIC carries g copies.
   const int workers = st.node_local_reduce ? c.nodes : c.gpus();

@@ -11,15 +11,17 @@ namespace scalecast {
 double collective_task_s(const LinkCapacities& links, const Strategy& strategy, const Task& task);
 
 // How each push or pull loads the links of the parameter-server path, in multiples of the
-// partition's bytes, so that concurrent transfers share those links fairly.
+// partition's bytes, so that concurrent transfers share those links fairly; and its node-local
+// stage (BytePS: reduce-scatter before a push, all-gather after a pull, on the node's stream).
 struct PsPath {
-  double fabric_weight = 0;   // the node's root GPU link: node-local reduce and copy to host
-                              // (push), copy back and broadcast (pull)
+  double fabric_weight = 0;   // the node's first GPU link, which the partition leaves or enters by
   double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
   double server_weight = 0;   // the server's NIC (down for push, up for pull)
   double overhead_s = 0;      // software cost of the request before any byte moves
   double latency_s = 0;       // after the last byte leaves, until it has arrived
   bool colocated = false;     // the server's NIC is a worker node's NIC
+  bool node_stage = false;    // a node-local stage runs on the node's NCCL stream
+  bool network() const { return worker_weight > 0 || server_weight > 0; }
 };
 PsPath ps_path(const Schedule& schedule, const LinkCapacities& links);
 

@@ -15,4 +15,15 @@ int node_of(const Cluster& cluster, int endpoint);  // node of a GPU rank; -1 fo
 // Throws std::invalid_argument for compute tasks and for an all-reduce without an algorithm.
 Expansion expand(const Schedule& schedule, const Task& task);
 
+// A push or pull in its parts. With a node-local reduce (BytePS) a push first reduce-scatters
+// the partition inside every node and a pull all-gathers it after the network (node_stage.h):
+// those parts run on the node's NCCL stream, one task at a time; the node's first GPU alone
+// talks to the server. Otherwise every GPU pushes and pulls the whole partition.
+struct TransferStages {
+  Expansion before;   // on the node stream, before the network
+  Expansion network;  // between the workers and the server
+  Expansion after;    // on the node stream, after the network
+};
+TransferStages transfer_stages(const Schedule& schedule, const Task& push_or_pull);
+
 }  // namespace scalecast::collectives

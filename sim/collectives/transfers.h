@@ -19,6 +19,10 @@ struct Transfer {
 // received in the latest earlier step it received anything (data dependencies).
 struct Expansion {
   std::vector<std::vector<Transfer>> steps;
+  // Transfers between the same two endpoints also wait for each other, first step first: one
+  // connection moving chunks through its buffer in order (NCCL's pipelined chain), so a source
+  // that receives nothing still sends one chunk after another.
+  bool in_order = false;
   double total_bytes() const;
   std::size_t transfer_count() const;
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -38,15 +39,34 @@ void CommRunner::run(const Task& task) {
       return;
     }
   }
+  if (!collective) {
+    // A push or pull: its node-local parts take turns on the node's NCCL stream (one for all
+    // nodes, which run alike), its network part shares the links with every other transfer.
+    const collectives::TransferStages st = collectives::transfer_stages(s_, task);
+    if (!st.before.steps.empty()) on_stream(task, st.before);
+    run_part(task, st.network);
+    if (!st.after.steps.empty()) on_stream(task, st.after);
+    return;
+  }
   const double start = sg4::Engine::get_clock();
-  const FlowGraph g = graph(task);
-  execute(g);
-  stats_.transfers_expanded += g.expanded;
-  if (memoizable) memo_[key] = {sg4::Engine::get_clock() - start, g.expanded};
+  const size_t expanded = run_part(task, collectives::expand(s_, task));
+  if (memoizable) memo_[key] = {sg4::Engine::get_clock() - start, expanded};
 }
 
-FlowGraph CommRunner::graph(const Task& task) {
-  const collectives::Expansion e = collectives::expand(s_, task);
+void CommRunner::on_stream(const Task& task, const collectives::Expansion& part) {
+  std::unique_lock lock(*stream_);
+  run_part(task, part);
+}
+
+size_t CommRunner::run_part(const Task& task, const collectives::Expansion& part) {
+  if (part.steps.empty()) return 0;
+  const FlowGraph g = graph(task, part);
+  execute(g);
+  stats_.transfers_expanded += g.expanded;
+  return g.expanded;
+}
+
+FlowGraph CommRunner::graph(const Task& task, const collectives::Expansion& e) {
   if (o_.block_ranks > 0 && reducible(task)) {
     ++stats_.collectives_reduced;
     return block_graph(e, o_.block_ranks, s_.gpus());

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <simgrid/s4u/Mutex.hpp>
 #include <tuple>
 
 #include "sim/schedule.h"
@@ -36,14 +37,17 @@ struct CommOptions {
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
-      : s_(schedule), p_(platform), o_(options) {}
+      : s_(schedule), p_(platform), o_(options), stream_(simgrid::s4u::Mutex::create()) {}
 
-  // Blocks the calling actor for the task's duration: per-call overhead, then its flows.
+  // Blocks the calling actor for the task's duration: per-call overhead, then its flows (a push
+  // or pull's node-local parts after the tasks before it on the node's stream).
   void run(const Task& task);
   const CommStats& stats() const { return stats_; }
 
  private:
-  FlowGraph graph(const Task& task);
+  void on_stream(const Task& task, const collectives::Expansion& part);
+  size_t run_part(const Task& task, const collectives::Expansion& part);  // returns transfers expanded
+  FlowGraph graph(const Task& task, const collectives::Expansion& part);
   void execute(const FlowGraph& graph);
 
   struct Memo {
@@ -55,6 +59,7 @@ class CommRunner {
   const Platform& p_;
   CommOptions o_;
   CommStats stats_;
+  simgrid::s4u::MutexPtr stream_;  // the node's NCCL stream (every node's, as they run alike)
   std::map<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>, Memo> memo_;
 };
 

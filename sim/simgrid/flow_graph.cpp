@@ -13,14 +13,23 @@ namespace {
 using collectives::Transfer;
 
 // Flows into each endpoint in its latest receiving step; a new flow from that endpoint waits
-// for all of them.
+// for all of them, and in an in-order expansion for the last flow between the same endpoints.
 class Inputs {
  public:
+  explicit Inputs(bool in_order) : in_order_(in_order) {}
   void depend(FlowGraph& g, int id) {
-    auto it = latest_.find(g.flows[id].src);
-    if (it == latest_.end()) return;
-    g.flows[id].deps = static_cast<int>(it->second.size());
-    for (int d : it->second) g.flows[d].next.push_back(id);
+    Flow& f = g.flows[id];
+    if (auto it = latest_.find(f.src); it != latest_.end()) {
+      f.deps += static_cast<int>(it->second.size());
+      for (int d : it->second) g.flows[d].next.push_back(id);
+    }
+    if (!in_order_) return;
+    auto [it, fresh] = last_on_pair_.try_emplace({f.src, f.dst}, id);
+    if (fresh) return;
+    const int before = it->second;
+    it->second = id;
+    ++f.deps;
+    g.flows[before].next.push_back(id);
   }
   void arrive(int dst, int id) { step_[dst].push_back(id); }
   void end_step() {
@@ -29,7 +38,9 @@ class Inputs {
   }
 
  private:
+  bool in_order_;
   std::unordered_map<int, std::vector<int>> latest_, step_;
+  std::map<std::pair<int, int>, int> last_on_pair_;
 };
 
 int add(FlowGraph& g, const Transfer& t, bool ghost) {
@@ -54,7 +65,7 @@ FlowGraph full_graph(const collectives::Expansion& e) {
   FlowGraph g;
   g.expanded = e.transfer_count();
   g.flows.reserve(g.expanded);
-  Inputs inputs;
+  Inputs inputs(e.in_order);
   for (const auto& step : e.steps) {
     for (const Transfer& t : step) {
       if (t.src == t.dst) continue;
@@ -71,7 +82,7 @@ FlowGraph node_graph(const collectives::Expansion& e, int node_ranks, int gpus) 
   const auto kept = [&](int endpoint) { return endpoint < node_ranks || endpoint >= gpus; };
   FlowGraph g;
   g.expanded = e.transfer_count();
-  Inputs inputs;
+  Inputs inputs(e.in_order);
   for (const auto& step : e.steps) {
     for (const Transfer& t : step) {
       if (t.src == t.dst || !kept(t.src) || !kept(t.dst)) continue;
@@ -85,9 +96,10 @@ FlowGraph node_graph(const collectives::Expansion& e, int node_ranks, int gpus) 
 }
 
 FlowGraph block_graph(const collectives::Expansion& e, int block, int ranks) {
+  if (e.in_order) throw std::logic_error("block_graph: an in-order expansion has no symmetry block");
   FlowGraph g;
   g.expanded = e.transfer_count();
-  Inputs inputs;
+  Inputs inputs(false);
   for (const auto& step : e.steps) {
     std::map<std::pair<int, int>, std::vector<int>> images;  // (src, dst) -> representatives
     for (const Transfer& t : step) {

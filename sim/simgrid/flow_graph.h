@@ -28,7 +28,8 @@ struct FlowGraph {
 // Data dependencies, as NCCL and MPI pipelines run a collective: a transfer of step k waits
 // for the transfers into its source of the latest earlier step that has any (what its source
 // forwards or sums), not for the whole previous step, so latencies along a ring add up hop by
-// hop and a fast hop does not wait for a slow one elsewhere.
+// hop and a fast hop does not wait for a slow one elsewhere. In an in-order expansion it also
+// waits for the previous transfer between the same two endpoints.
 FlowGraph full_graph(const collectives::Expansion& expansion);
 
 // For an expansion whose every step is invariant under the shift r -> (r + block) mod ranks,

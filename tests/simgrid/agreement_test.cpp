@@ -63,6 +63,22 @@ TEST(SimgridAgreement, OneNodeAlgorithmsMatch) {
   }
 }
 
+// One server, 1..8 worker nodes of 2 GPUs, 8 partitions of 4 MB pushed at once: the server's NIC
+// takes every worker's bytes, so time doubles with the workers, alike in both backends (they
+// share that NIC max-min alike, and run each node's reduce-scatter and all-gather on one stream).
+TEST(SimgridAgreement, ParameterServerIncastGrowsWithWorkersAlike) {
+  std::printf("%8s %14s %14s\n", "workers", "analytical s", "simgrid s");
+  std::vector<double> sg, an;
+  for (int workers : {1, 2, 4, 8}) {
+    const Schedule s = push_pull(cluster(workers, 2, 10, Transport::tcp), 1, 8, 4e6);
+    an.push_back(analytical_s(s));
+    sg.push_back(simgrid_s(s));
+    std::printf("%8d %14.6f %14.6f\n", workers, an.back(), sg.back());
+    EXPECT_NEAR(sg.back() / an.back(), 1, 0.01) << workers << " workers";
+  }
+  for (size_t i = 2; i < sg.size(); ++i) EXPECT_NEAR(sg[i] / sg[i - 1], 2, 0.05);
+}
+
 // Two partitions in flight from one GPU (PCIe gen4) to two servers over a 100 Gb NIC. RDMA: one
 // transfer fills the NIC, so two share it and take twice as long. TCP: one transfer is held to
 // streams x stream bandwidth (2 x 25 Gb/s) and cannot fill the NIC, two can, so they end almost
