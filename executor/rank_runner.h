@@ -44,6 +44,8 @@ class RankRunner {
 
   // This rank's events (rank = plan.rank); throws the first failure of any task.
   std::vector<TimelineEvent> run();
+  // What this rank's scheduling policy committed, in order (rank 0: the order every rank ran).
+  const std::vector<int>& commits() const { return policy_.commit_log(); }
 
  private:
   struct Message {

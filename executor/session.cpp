@@ -96,6 +96,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
   Execution ex;
   ex.timeline.backend = "executor-" + o.transport;
   ex.timeline.events = std::move(events);
+  ex.timeline.commits = runner->commits();
   ex.timeline.notes.push_back("measured on " + std::to_string(env.world_size) + " ranks with " + o.transport +
                               (o.reference ? " (the library's own collectives)"
                                            : " (collectives expanded into the simulator's point-to-point steps)"));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace scalecast {
 namespace {
@@ -51,11 +52,14 @@ std::vector<Message> buckets(const std::vector<TensorItem>& items, const Strateg
 std::vector<Message> fusion(const std::vector<TensorItem>& items, const Strategy& s,
                             double backward_start_s) {
   std::vector<Message> out;
+  std::vector<double> ticks;             // of each message in out
+  std::map<double, const TensorItem*> last_by_tick;
   Message current;
   double current_tick = 0;
   auto flush = [&] {
     if (current.tensors == 0) return;
     out.push_back(current);
+    ticks.push_back(current_tick);
     current = Message{};
   };
   for (const TensorItem& t : items) {
@@ -65,9 +69,14 @@ std::vector<Message> fusion(const std::vector<TensorItem>& items, const Strategy
       flush();
     if (current.tensors == 0) current_tick = tick;
     add_tensor(current, t);
-    current.delay_s = current_tick - t.ready_s;
+    last_by_tick[tick] = &t;  // items come in readiness order
   }
   flush();
+  for (size_t i = 0; i < out.size(); ++i) {
+    const TensorItem& anchor = *last_by_tick.at(ticks[i]);
+    out[i].release_layer = anchor.layer;
+    out[i].delay_s = ticks[i] - anchor.ready_s;
+  }
   return out;
 }
 

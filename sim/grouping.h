@@ -16,7 +16,11 @@ struct Message {
   int first_layer = -1;   // lowest layer index it carries: its gradients are produced last
   int last_layer = -1;    // highest layer index
   int tensors = 0;
-  double delay_s = 0;     // wait after first_layer's backward ends (fusion cycle tick)
+  // It may go delay_s after the backward of release_layer ends (-1: first_layer): a fusion
+  // buffer waits for its cycle tick, anchored on the last tensor fused by then, so that every
+  // buffer of one tick is released at the very same instant.
+  int release_layer = -1;
+  double delay_s = 0;
 };
 
 // Time at which each layer's backward pass ends, counted from the start of the iteration,

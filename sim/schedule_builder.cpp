@@ -42,7 +42,8 @@ class Builder {
       finals.push_back(root_reduce(it));
     } else {
       for (const Message& m : messages_) {
-        const int after = s_.timing == Timing::after_backward ? last_compute_ : backward[m.first_layer];
+        const int release = m.release_layer >= 0 ? m.release_layer : m.first_layer;
+        const int after = s_.timing == Timing::after_backward ? last_compute_ : backward[release];
         const int done = communicate(m, it, after);
         finals.push_back(done);
         for (int l = m.first_layer; l <= m.last_layer; ++l) final_comm_[l].push_back(done);

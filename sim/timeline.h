@@ -21,6 +21,9 @@ struct Timeline {
   std::string backend;              // analytical, simgrid, executor
   std::vector<TimelineEvent> events;
   std::vector<std::string> notes;   // e.g. reductions a backend applied
+  // The scheduling policy's commits in order (collectives and pushes; the executor's rank 0),
+  // so that drivers can be checked to take the same decisions.
+  std::vector<int> commits;
 };
 
 // The track a task's events go on in every timeline: "compute", "collective", "push server 3";

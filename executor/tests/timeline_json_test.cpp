@@ -82,7 +82,7 @@ void expect_refused(const std::string& text, const std::string& mention) {
 
 TEST(TimelineJson, RefusesCorruptFiles) {
   std::ostringstream out;
-  write_timeline_json(out, two_iterations(), Timeline{"analytical", {{1, -1, "collective", 0, 1}}, {}});
+  write_timeline_json(out, two_iterations(), Timeline{"analytical", {{1, -1, "collective", 0, 1}}, {}, {}});
   const std::string good = out.str();
   auto replaced = [&](const std::string& from, const std::string& to) {
     std::string t = good;

@@ -103,6 +103,7 @@ class Simulation {
     Timeline tl;
     tl.backend = "analytical";
     for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track_name(t), start_[t.id], end_[t.id]});
+    tl.commits = policy_.commit_log();
     return tl;
   }
 

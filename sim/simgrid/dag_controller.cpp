@@ -106,6 +106,7 @@ void DagController::report_progress() {
 Timeline DagController::timeline() const {
   Timeline tl;
   tl.backend = "simgrid";
+  tl.commits = policy_.commit_log();
   for (const Task& t : s_.tasks)
     tl.events.push_back({t.id, -1, track_name(t), start_[t.id], end_[t.id]});
   return tl;

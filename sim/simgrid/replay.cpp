@@ -134,7 +134,7 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
 
   ReplayResult r;
   r.timeline = controller.timeline();
-  r.timeline.notes = transport.describe();
+  for (auto& note : transport.describe()) r.timeline.notes.push_back(std::move(note));
   r.timeline.notes.push_back("platform: " + std::to_string(platform.endpoints.size()) + " hosts, " +
                              std::to_string(engine.get_link_count()) + " links, " +
                              to_string(c.topology.kind));

@@ -24,6 +24,7 @@ std::string to_wire(const ReplayResult& r) {
       {"backend", r.timeline.backend},
       {"events", events},
       {"notes", r.timeline.notes},
+      {"commits", r.timeline.commits},
       {"stats",
        {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}}
       .dump();
@@ -36,6 +37,7 @@ ReplayResult from_wire(const std::string& text, int tasks) {
   for (const auto& e : j.at("events"))
     r.timeline.events.push_back(event_from_json(e, tasks, "simgrid replay", "event"));
   r.timeline.notes = j.at("notes").get<std::vector<std::string>>();
+  r.timeline.commits = j.at("commits").get<std::vector<int>>();
   const auto& st = j.at("stats");
   r.stats.wall_s = st.at(0).get<double>();
   r.stats.peak_rss_mb = st.at(1).get<double>();
