@@ -37,7 +37,7 @@ Expansion pipelined_chain(int ranks, double bytes, bool towards_first) {
     for (int h = 0; h < hops; ++h) {
       if (step - h < 0 || step - h >= chunks) continue;
       const int src = towards_first ? ranks - 1 - h : h, dst = towards_first ? ranks - 2 - h : h + 1;
-      transfers.push_back({src, dst, bytes / chunks});
+      transfers.push_back({src, dst, bytes / chunks, step - h});
     }
     e.steps.push_back(std::move(transfers));
   }

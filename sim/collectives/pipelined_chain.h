@@ -7,9 +7,10 @@
 
 namespace scalecast::collectives {
 
-// Chunks a message of `bytes` moves in: NCCL's Simple protocol steps through a 4 MiB buffer in
-// 8 slots (NCCL_BUFFSIZE, NCCL_STEPS), and reduce/broadcast take one slot per chunk, so 512 KiB
-// chunks; at most 64, to bound the replay's flows (a larger message takes larger chunks).
+// Chunks a message of `bytes` moves in through a pipeline (NCCL's chain and tree): NCCL's Simple
+// protocol steps through a 4 MiB buffer in 8 slots (NCCL_BUFFSIZE, NCCL_STEPS), one slot per
+// chunk, so 512 KiB chunks; at most 64, to bound the replay's flows (a larger message takes
+// larger chunks).
 int chain_chunks(double bytes);
 
 // Seconds of a chain through all GPUs of the cluster, numbered node by node, alone on it: each

@@ -13,10 +13,11 @@ struct Transfer {
   int src = 0;
   int dst = 0;
   double bytes = 0;
+  int piece = 0;  // which piece of the message it carries (pipelined chunks); 0 where one is enough
 };
 
 // Transfers of one step run concurrently; a transfer of a later step waits for what its source
-// received in the latest earlier step it received anything (data dependencies).
+// received of the same piece in the latest earlier step it received any (data dependencies).
 struct Expansion {
   std::vector<std::vector<Transfer>> steps;
   // Transfers between the same two endpoints also wait for each other, first step first: one

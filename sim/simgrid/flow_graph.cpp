@@ -2,6 +2,7 @@
 // one node) by one pass over the steps that remembers each endpoint's latest inputs.
 #include "sim/simgrid/flow_graph.h"
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -17,9 +18,9 @@ using collectives::Transfer;
 class Inputs {
  public:
   explicit Inputs(bool in_order) : in_order_(in_order) {}
-  void depend(FlowGraph& g, int id) {
+  void depend(FlowGraph& g, int id, int piece) {
     Flow& f = g.flows[id];
-    if (auto it = latest_.find(f.src); it != latest_.end()) {
+    if (auto it = latest_.find(key(f.src, piece)); it != latest_.end()) {
       f.deps += static_cast<int>(it->second.size());
       for (int d : it->second) g.flows[d].next.push_back(id);
     }
@@ -31,15 +32,18 @@ class Inputs {
     ++f.deps;
     g.flows[before].next.push_back(id);
   }
-  void arrive(int dst, int id) { step_[dst].push_back(id); }
+  void arrive(int dst, int piece, int id) { step_[key(dst, piece)].push_back(id); }
   void end_step() {
     for (auto& [dst, ids] : step_) latest_[dst] = std::move(ids);
     step_.clear();
   }
 
  private:
+  static std::uint64_t key(int endpoint, int piece) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(endpoint)) << 32) | static_cast<std::uint32_t>(piece);
+  }
   bool in_order_;
-  std::unordered_map<int, std::vector<int>> latest_, step_;
+  std::unordered_map<std::uint64_t, std::vector<int>> latest_, step_;
   std::map<std::pair<int, int>, int> last_on_pair_;
 };
 
@@ -70,8 +74,8 @@ FlowGraph full_graph(const collectives::Expansion& e) {
     for (const Transfer& t : step) {
       if (t.src == t.dst) continue;
       const int id = add(g, t, false);
-      inputs.depend(g, id);
-      inputs.arrive(t.dst, id);
+      inputs.depend(g, id, t.piece);
+      inputs.arrive(t.dst, t.piece, id);
     }
     inputs.end_step();
   }
@@ -87,8 +91,8 @@ FlowGraph node_graph(const collectives::Expansion& e, int node_ranks, int gpus) 
     for (const Transfer& t : step) {
       if (t.src == t.dst || !kept(t.src) || !kept(t.dst)) continue;
       const int id = add(g, t, false);
-      inputs.depend(g, id);
-      inputs.arrive(t.dst, id);
+      inputs.depend(g, id, t.piece);
+      inputs.arrive(t.dst, t.piece, id);
     }
     inputs.end_step();
   }
@@ -105,9 +109,9 @@ FlowGraph block_graph(const collectives::Expansion& e, int block, int ranks) {
     for (const Transfer& t : step) {
       if (t.src >= block || t.src == t.dst) continue;
       const int id = add(g, t, false);
-      inputs.depend(g, id);
+      inputs.depend(g, id, t.piece);
       images[{t.src, t.dst}].push_back(id);
-      if (t.dst < block) inputs.arrive(t.dst, id);
+      if (t.dst < block) inputs.arrive(t.dst, t.piece, id);
     }
     for (const Transfer& t : step) {
       if (t.src < block || t.dst >= block) continue;
@@ -120,7 +124,7 @@ FlowGraph block_graph(const collectives::Expansion& e, int block, int ranks) {
       it->second.pop_back();
       const int id = add(g, t, true);
       g.flows[image].mirrors.push_back(id);
-      inputs.arrive(t.dst, id);
+      inputs.arrive(t.dst, t.piece, id);
     }
     inputs.end_step();
   }
