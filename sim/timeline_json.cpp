@@ -113,7 +113,8 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
                           {"iterations", s.iterations},
                           {"notes", tl.notes},
                           {"tasks", std::move(tasks)},
-                          {"events", std::move(events)}};
+                          {"events", std::move(events)},
+                          {"commits", tl.commits}};
   out << j.dump(1) << '\n';
 }
 
@@ -150,6 +151,10 @@ TimelineFile read_timeline_json(const std::string& path) {
   for (size_t i = 0; i < events.size(); ++i)
     f.timeline.events.push_back(event_from_json(events[i], static_cast<int>(f.tasks.size()), path,
                                                 "events[" + std::to_string(i) + "]"));
+  f.timeline.commits = get<std::vector<int>>(path, j, "commits", w);
+  for (int id : f.timeline.commits)
+    if (id < 0 || id >= static_cast<int>(f.tasks.size()) || f.tasks[id].kind != TaskKind::comm)
+      fail(path, "commits", "task " + std::to_string(id) + " is not a communication task of this timeline");
   return f;
 }
 

@@ -21,7 +21,7 @@ class TimelineError : public SourceError {
   using SourceError::SourceError;
 };
 
-inline constexpr int kTimelineFormatVersion = 1;
+inline constexpr int kTimelineFormatVersion = 2;  // 2: the policy's commits
 
 // What a comparison needs of each task of the schedule the timeline ran.
 struct TimelineTask {
@@ -49,8 +49,8 @@ TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::str
                               const std::string& where);
 
 // Format "scalecast-timeline": backend, scenario/model/method/gpus/iterations, notes, the tasks
-// (id, kind, name, iteration; op and bytes for comm tasks) and the events (task, rank, track,
-// start_s, end_s).
+// (id, kind, name, iteration; op and bytes for comm tasks), the events (task, rank, track,
+// start_s, end_s) and the scheduling policy's commits (task ids, in order).
 void write_timeline_json(std::ostream& out, const Schedule& schedule, const Timeline& timeline);
 TimelineFile timeline_file(const Schedule& schedule, const Timeline& timeline);
 // Strict: format, version, every field, task ids in order, events naming existing tasks.
