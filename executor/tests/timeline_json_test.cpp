@@ -82,7 +82,7 @@ void expect_refused(const std::string& text, const std::string& mention) {
 
 TEST(TimelineJson, RefusesCorruptFiles) {
   std::ostringstream out;
-  write_timeline_json(out, two_iterations(), Timeline{"analytical", {{1, -1, "collective", 0, 1}}, {}, {}});
+  write_timeline_json(out, two_iterations(), Timeline{"analytical", {{1, -1, "collective", 0, 1}}, {}, {1}});
   const std::string good = out.str();
   auto replaced = [&](const std::string& from, const std::string& to) {
     std::string t = good;
@@ -91,11 +91,12 @@ TEST(TimelineJson, RefusesCorruptFiles) {
   };
   expect_refused("{", "not valid JSON");
   expect_refused(replaced("\"scalecast-timeline\"", "\"scalecast-schedule\""), "format");
-  expect_refused(replaced("\"version\": 1", "\"version\": 2"), "version");
+  expect_refused(replaced("\"version\": " + std::to_string(kTimelineFormatVersion), "\"version\": 99"), "version");
   expect_refused(replaced("\"task\": 1", "\"task\": 9"), "events[0].task");
   expect_refused(replaced("\"end_s\": 1", "\"end_s\": -1"), "ends before it starts");
   expect_refused(replaced("\"op\": \"allreduce\"", "\"op\": \"gather\""), "tasks[1].op");
   expect_refused(replaced("\"id\": 1", "\"id\": 7"), "tasks[1].id");
+  expect_refused(replaced("\"commits\": [\n  1\n ]", "\"commits\": [0]"), "commits");
   EXPECT_THROW(read_timeline_json(::testing::TempDir() + "missing.json"), TimelineError);
 }
 
