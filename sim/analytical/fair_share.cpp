@@ -1,6 +1,6 @@
 // Progressive filling: raise every unfrozen flow's rate together until some link saturates,
 // freeze the flows crossing it, repeat. Flows on the same path are filled as one class, so a
-// refill costs links x paths, however many flows are in flight.
+// refill costs links x paths, however many flows are in flight, and so does an advance.
 #include "sim/analytical/fair_share.h"
 
 #include <algorithm>
@@ -29,83 +29,78 @@ void FairShareLinks::add(int tag, double bytes, std::vector<Use> uses, double ca
     return true;
   };
   auto it = std::find_if(paths_.begin(), paths_.end(), same);
-  if (it == paths_.end()) it = paths_.insert(paths_.end(), Path{std::move(uses), cap});
-  ++it->flows;
-  flows_.push_back({tag, bytes, static_cast<int>(it - paths_.begin())});
+  if (it == paths_.end()) {
+    it = paths_.insert(paths_.end(), Path{});
+    it->uses = std::move(uses);
+    it->cap = cap;
+  }
+  it->finishing.push({it->work + bytes, tag});
+  ++active_;
   recompute_rates();
 }
 
 double FairShareLinks::next_completion() const {
   double best = std::numeric_limits<double>::infinity();
-  for (const Flow& f : flows_)
-    if (f.rate > 0) best = std::min(best, now_ + f.remaining / f.rate);
+  for (const Path& p : paths_)
+    if (!p.finishing.empty() && p.rate > 0) best = std::min(best, now_ + (p.finishing.top().first - p.work) / p.rate);
   return best;
 }
 
 std::vector<int> FairShareLinks::advance(double now) {
   std::vector<int> done;
   if (std::isnan(now) || now < now_) throw std::logic_error("fair-share links moved back in time");
-  if (now > now_) {
-    const double dt = now - now_;
-    for (Flow& f : flows_) f.remaining -= f.rate * dt;
-    now_ = now;
+  const double dt = now - now_;
+  now_ = now;
+  for (Path& p : paths_) {
+    if (p.finishing.empty()) continue;
+    p.work += p.rate * dt;
+    // A flow within a nanosecond of its end (rounding of the times) is complete.
+    const double slack = 1e-9 * std::max(1.0, p.rate);
+    while (!p.finishing.empty() && p.finishing.top().first - p.work <= slack) {
+      done.push_back(p.finishing.top().second);
+      p.finishing.pop();
+      --active_;
+    }
   }
-  // A flow within a part in a billion of its end (rounding of the times) is complete.
-  auto finished = [](const Flow& f) { return f.remaining <= 1e-9 * std::max(1.0, f.remaining + f.rate); };
-  for (const Flow& f : flows_)
-    if (finished(f) || f.remaining <= 0) done.push_back(f.tag);
-  if (!done.empty()) {
-    for (const Flow& f : flows_)
-      if (finished(f) || f.remaining <= 0) --paths_[f.path].flows;
-    flows_.erase(std::remove_if(flows_.begin(), flows_.end(),
-                                [&](const Flow& f) { return finished(f) || f.remaining <= 0; }),
-                 flows_.end());
-    recompute_rates();
-  }
+  if (!done.empty()) recompute_rates();
   return done;
 }
 
 void FairShareLinks::recompute_rates() {
-  std::vector<double> left = capacity_;
-  std::vector<bool> frozen(paths_.size(), false);
-  size_t unfrozen = 0;
+  left_ = capacity_;
+  demand_.assign(capacity_.size(), 0);
+  unfrozen_.clear();
   for (size_t i = 0; i < paths_.size(); ++i) {
-    paths_[i].rate = 0;
-    frozen[i] = paths_[i].flows == 0;
-    if (!frozen[i]) ++unfrozen;
+    Path& p = paths_[i];
+    p.rate = 0;
+    if (p.finishing.empty()) continue;
+    unfrozen_.push_back(static_cast<int>(i));
+    for (const Use& u : p.uses) demand_[u.link] += u.weight * static_cast<double>(p.finishing.size());
   }
-  while (unfrozen > 0) {
-    // Weighted demand of the unfrozen paths' flows on each link, and the smallest equal
-    // increment that saturates one of them.
-    std::vector<double> demand(capacity_.size(), 0);
-    for (size_t i = 0; i < paths_.size(); ++i)
-      if (!frozen[i])
-        for (const Use& u : paths_[i].uses) demand[u.link] += u.weight * paths_[i].flows;
+  while (!unfrozen_.empty()) {
+    // The smallest equal increment that saturates a link or brings a path to its cap.
     double step = std::numeric_limits<double>::infinity();
     for (size_t l = 0; l < capacity_.size(); ++l)
-      if (demand[l] > 0) step = std::min(step, left[l] / demand[l]);
-    for (size_t i = 0; i < paths_.size(); ++i)
-      if (!frozen[i] && paths_[i].cap > 0) step = std::min(step, paths_[i].cap - paths_[i].rate);
+      if (demand_[l] > 0) step = std::min(step, left_[l] / demand_[l]);
+    for (int i : unfrozen_)
+      if (paths_[i].cap > 0) step = std::min(step, paths_[i].cap - paths_[i].rate);
     if (!(step < std::numeric_limits<double>::infinity())) break;
-    for (size_t i = 0; i < paths_.size(); ++i)
-      if (!frozen[i]) paths_[i].rate += step;
-    for (size_t l = 0; l < capacity_.size(); ++l) left[l] -= step * demand[l];
-    for (size_t i = 0; i < paths_.size(); ++i) {
-      if (frozen[i]) continue;
-      if (paths_[i].cap > 0 && paths_[i].rate >= paths_[i].cap * (1 - 1e-12)) {
-        frozen[i] = true;
-        --unfrozen;
+    for (int i : unfrozen_) paths_[i].rate += step;
+    for (size_t l = 0; l < capacity_.size(); ++l) left_[l] -= step * demand_[l];
+    // Freeze the paths at their cap or crossing a saturated link; they demand no more.
+    size_t kept = 0;
+    for (int i : unfrozen_) {
+      const Path& p = paths_[i];
+      bool frozen = p.cap > 0 && p.rate >= p.cap * (1 - 1e-12);
+      for (const Use& u : p.uses) frozen = frozen || left_[u.link] <= 1e-12 * capacity_[u.link];
+      if (!frozen) {
+        unfrozen_[kept++] = i;
         continue;
       }
-      for (const Use& u : paths_[i].uses)
-        if (left[u.link] <= 1e-12 * capacity_[u.link]) {
-          frozen[i] = true;
-          --unfrozen;
-          break;
-        }
+      for (const Use& u : p.uses) demand_[u.link] -= u.weight * static_cast<double>(p.finishing.size());
     }
+    unfrozen_.resize(kept);
   }
-  for (Flow& f : flows_) f.rate = paths_[f.path].rate;
 }
 
 }  // namespace scalecast
