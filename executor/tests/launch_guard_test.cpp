@@ -12,7 +12,6 @@
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,21 +60,8 @@ struct GuardedRun {
 // Runs `scalecast ARGS` in its own process group, polling its descendants; kills the group as
 // soon as more than `limit` of them exist at once (a launch that multiplies).
 GuardedRun run_guarded(const std::vector<std::string>& args, size_t limit, const std::string& log) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    for (const char* var : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}) ::unsetenv(var);
-    std::vector<std::string> text = {SCALECAST_CLI};
-    text.insert(text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(SCALECAST_CLI, argv.data());
-    std::_Exit(127);
-  }
+  const pid_t pid = testing::spawn_cli(args, log, {{"RANK", ""}, {"WORLD_SIZE", ""}, {"MASTER_ADDR", ""}, {"MASTER_PORT", ""}},
+                                       true);
   GuardedRun r;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   for (;;) {

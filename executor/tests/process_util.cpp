@@ -41,26 +41,35 @@ void write_schedule(const std::string& path, const std::string& method, int gpus
   ASSERT_EQ(run_cli(args), 0) << args;
 }
 
+pid_t spawn_cli(const std::vector<std::string>& args, const std::string& log,
+                const std::map<std::string, std::string>& env, bool own_group) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  if (own_group) ::setpgid(0, 0);
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ::dup2(fd, 1);
+  ::dup2(fd, 2);
+  for (const auto& [name, value] : env) {
+    if (value.empty()) ::unsetenv(name.c_str());
+    else ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  std::vector<std::string> text = {SCALECAST_CLI};
+  text.insert(text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::execv(SCALECAST_CLI, argv.data());
+  std::_Exit(127);
+}
+
 Rank start_rank(const std::vector<std::string>& args, int rank, int world, int port, const std::string& log) {
   Rank r;
   r.log = log;
-  r.pid = ::fork();
-  if (r.pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    ::setenv("RANK", std::to_string(rank).c_str(), 1);
-    ::setenv("WORLD_SIZE", std::to_string(world).c_str(), 1);
-    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
-    ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
-    std::vector<std::string> text = {SCALECAST_CLI};
-    text.insert(text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(SCALECAST_CLI, argv.data());
-    std::_Exit(127);
-  }
+  r.pid = spawn_cli(args, log,
+                    {{"RANK", std::to_string(rank)},
+                     {"WORLD_SIZE", std::to_string(world)},
+                     {"MASTER_ADDR", "127.0.0.1"},
+                     {"MASTER_PORT", std::to_string(port)}});
   return r;
 }
 

@@ -24,6 +24,10 @@ struct Rank {
   std::string log;  // stdout and stderr
 };
 
+// Starts `scalecast ARGS` with stdout and stderr to `log`, the launcher variables set as in
+// `env` (an empty value unsets one), in a process group of its own when `own_group`.
+pid_t spawn_cli(const std::vector<std::string>& args, const std::string& log,
+                const std::map<std::string, std::string>& env, bool own_group = false);
 // Starts `scalecast ARGS` as rank `rank` of `world` with the store at 127.0.0.1:port.
 Rank start_rank(const std::vector<std::string>& args, int rank, int world, int port, const std::string& log);
 // The exit code (128 + signal if killed), or -1 if it did not end in time (it is then killed).

@@ -14,7 +14,7 @@
 
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
-#include "sim/collectives/node_stage.h"
+#include "sim/collectives/node_ring.h"
 #include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
@@ -165,7 +165,7 @@ class Simulation {
     const int id = stream_queue_.front();
     stream_queue_.pop_front();
     stream_busy_ = true;
-    events_.push({now_ + collectives::node_stage_s(links_, s_.tasks[id].bytes), kStageDone, id});
+    events_.push({now_ + collectives::node_ring_s(links_, s_.tasks[id].bytes), kStageDone, id});
   }
 
   const Schedule& s_;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/collectives/node_stage.h"
+#include "sim/collectives/node_ring.h"
 #include "sim/collectives/pipelined_chain.h"
 
 namespace scalecast::collectives {
@@ -45,7 +45,7 @@ TransferStages transfer_stages(const Schedule& s, const Task& t) {
         network.push_back(push ? Transfer{rank, server, t.bytes} : Transfer{server, rank, t.bytes});
     }
   if (!network.empty()) out.network.steps.push_back(std::move(network));
-  if (local) (push ? out.before : out.after) = node_stage(c.nodes, g, t.bytes);
+  if (local) (push ? out.before : out.after) = node_ring(c.nodes, g, t.bytes);
   return out;
 }
 

@@ -16,7 +16,7 @@ int node_of(const Cluster& cluster, int endpoint);  // node of a GPU rank; -1 fo
 Expansion expand(const Schedule& schedule, const Task& task);
 
 // A push or pull in its parts. With a node-local reduce (BytePS) a push first reduce-scatters
-// the partition inside every node and a pull all-gathers it after the network (node_stage.h):
+// the partition inside every node and a pull all-gathers it after the network (node_ring.h):
 // those parts run on the node's NCCL stream, one task at a time; the node's first GPU alone
 // talks to the server. Otherwise every GPU pushes and pulls the whole partition.
 struct TransferStages {

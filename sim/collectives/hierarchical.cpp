@@ -1,6 +1,7 @@
 // Hierarchical all-reduce (2D ring: Jia et al., arXiv 1807.11205; Horovod's hierarchical mode):
 // intra-node reduce-scatter, inter-node rings of each GPU's shard, intra-node all-gather.
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/collectives/node_ring.h"
 
 namespace scalecast::collectives {
 namespace {
@@ -14,20 +15,14 @@ double ring_s(int p, double bytes, const LinkClass& link) {
 double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int g = l.gpus_per_node, n = l.nodes;
-  const LinkClass f = l.fabric_link();
-  const double intra = (g - 1) * (f.latency_s + bytes / (g * f.bandwidth));
   const LinkClass per_ring{l.network_latency_s, l.spine_share() / g};
-  return 2 * intra + ring_s(n, bytes / g, per_ring);
+  return 2 * node_ring_s(l, bytes) + ring_s(n, bytes / g, per_ring);
 }
 
 Expansion expand(int nodes, int g, double bytes) {
-  Expansion e;
   // Intra-node reduce-scatter: a ring of g GPUs in every node, g-1 steps of bytes/g.
-  for (int step = 0; step < g - 1; ++step) {
-    e.steps.emplace_back();
-    for (int n = 0; n < nodes; ++n)
-      for (int i = 0; i < g; ++i) e.steps.back().push_back({n * g + i, n * g + (i + 1) % g, bytes / g});
-  }
+  Expansion e = node_ring(nodes, g, bytes);
+  const int intra_steps = static_cast<int>(e.steps.size());
   // Inter-node ring all-reduce of each GPU's shard among the GPUs with the same local index.
   for (int step = 0; step < 2 * (nodes - 1); ++step) {
     e.steps.emplace_back();
@@ -36,7 +31,7 @@ Expansion expand(int nodes, int g, double bytes) {
         e.steps.back().push_back({n * g + i, ((n + 1) % nodes) * g + i, bytes / g / nodes});
   }
   // Intra-node all-gather: the reduce-scatter's steps again.
-  for (int step = 0; step < g - 1; ++step) e.steps.push_back(e.steps[step]);
+  for (int step = 0; step < intra_steps; ++step) e.steps.push_back(e.steps[step]);
   return e;
 }
 

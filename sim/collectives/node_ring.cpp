@@ -1,16 +1,16 @@
-// BytePS's node-local reduce-scatter and all-gather as a ring inside every node.
-#include "sim/collectives/node_stage.h"
+// The intra-node reduce-scatter / all-gather ring: its time and its transfers.
+#include "sim/collectives/node_ring.h"
 
 namespace scalecast::collectives {
 
-double node_stage_s(const LinkCapacities& l, double bytes) {
+double node_ring_s(const LinkCapacities& l, double bytes) {
   const int g = l.gpus_per_node;
   if (g <= 1) return 0;
   const LinkClass f = l.fabric_link();
   return (g - 1) * (f.latency_s + bytes / (g * f.bandwidth));
 }
 
-Expansion node_stage(int nodes, int g, double bytes) {
+Expansion node_ring(int nodes, int g, double bytes) {
   Expansion e;
   for (int step = 0; step < g - 1; ++step) {
     e.steps.emplace_back();

@@ -1,0 +1,18 @@
+// A reduce-scatter (or all-gather) ring inside every node: NCCL's intra-node ring, which BytePS
+// runs before a push and after a pull (byteps/common/core_loops.cc, PostNcclCalls, on the node's
+// one NCCL stream) and hierarchical all-reduce runs around its inter-node phase.
+#pragma once
+
+#include "sim/collectives/transfers.h"
+#include "sim/link_capacities.h"
+
+namespace scalecast::collectives {
+
+// Seconds of one reduce-scatter (or all-gather) of `bytes` among a node's GPUs, alone: g - 1
+// steps of bytes/g on the fabric. Every node runs its own at once.
+double node_ring_s(const LinkCapacities& links, double bytes);
+
+// Its transfers in every node at once; empty for one GPU per node.
+Expansion node_ring(int nodes, int gpus_per_node, double bytes);
+
+}  // namespace scalecast::collectives
