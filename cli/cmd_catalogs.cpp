@@ -1,5 +1,6 @@
 // `scalecast models`, `gpus`, `methods` and `backends`: what the zoo, the GPU catalog, the
 // strategy presets and the backend registry hold, as tables with units.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/command.h"
@@ -25,12 +26,31 @@ int no_options(const std::string& name, const std::vector<std::string>& args,
   });
 }
 
+// "layers, hidden, heads [, intermediate, tied_embeddings]": the keys a model built by shape
+// needs, then those it may take.
+std::string shape_keys(const zoo::ModelInfo& info) {
+  std::string required, optional;
+  for (const auto& key : info.shape_keys) {
+    const bool needed = std::find(info.required_shape_keys.begin(), info.required_shape_keys.end(),
+                                  key) != info.required_shape_keys.end();
+    std::string& list = needed ? required : optional;
+    list += (list.empty() ? "" : ", ") + key;
+  }
+  return required + (optional.empty() ? "" : " [, " + optional + "]");
+}
+
 int models(const std::vector<std::string>& args) {
   return no_options("models", args, [] {
     TextTable t({"model", "parameters", "grad_tensors", "grad_bytes", "forward_flops", "unit",
                  "description"},
                 {"", "", "", "MB (fp32)", "GFLOP/sample", "", ""});
+    std::string by_shape;
     for (const auto& info : zoo::list_models()) {
+      if (!info.shape_keys.empty()) {
+        t.add_row({info.name, "by shape", "", "", "", info.sample_unit, info.description});
+        by_shape += " " + info.name + " takes the model keys " + shape_keys(info) + ".\n";
+        continue;
+      }
       const Workload w = zoo::build_model(info.name, zoo::ModelOptions{});
       double flops = 0;
       for (const auto& l : w.layers) flops += l.forward_flops;
@@ -39,7 +59,11 @@ int models(const std::vector<std::string>& args) {
                  info.sample_unit, info.description});
     }
     t.write(std::cout);
-    std::cout << "(transformers at their default sequence length 128, vocabulary 30528)\n";
+    std::cout << "Transformers at sequence length 128 and their own vocabulary (BERT 30528, GPT-2 "
+                 "50257, LLaMA 32000);\na scenario sets model.seq_len and model.vocab_size.\n"
+              << by_shape
+              << "Any other model: a profile CSV as model.profile (scalecast import-trace, "
+                 "scalecast profile).\n";
   });
 }
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -213,6 +214,27 @@ TEST(Scenario, GpuDirectAndHostStaging) {
   EXPECT_EQ(direct.cluster.net.host_staging_bandwidth, 0);
 }
 
+TEST(Scenario, TransformersByShape) {
+  const Scenario gpt = parse_scenario(
+      replaced("  name: resnet50", "  name: gpt\n  layers: 6\n  hidden: 512\n  heads: 8\n"
+                                   "  tied_embeddings: false\n  seq_len: 256"),
+      "scen.yaml");
+  EXPECT_EQ(gpt.model.options.shape.layers, 6);
+  EXPECT_EQ(gpt.model.options.shape.hidden, 512);
+  EXPECT_EQ(gpt.model.options.shape.heads, 8);
+  EXPECT_EQ(gpt.model.options.shape.intermediate, 0);
+  EXPECT_EQ(gpt.model.options.shape.tied_embeddings, std::optional<bool>(false));
+  EXPECT_EQ(gpt.model.options.seq_len, 256);
+  const Scenario llama = parse_scenario(
+      replaced("  name: resnet50", "  name: llama\n  layers: 2\n  hidden: 256\n"
+                                   "  intermediate: 688\n  heads: 8\n  kv_heads: 2"),
+      "scen.yaml", {"model.layers=4"});
+  EXPECT_EQ(llama.model.options.shape.layers, 4);
+  EXPECT_EQ(llama.model.options.shape.kv_heads, 2);
+  EXPECT_EQ(llama.model.options.shape.intermediate, 688);
+  EXPECT_FALSE(llama.model.options.shape.tied_embeddings.has_value());
+}
+
 TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
   TempDir dir;
   dir.write("profiles/x.csv", "layer,forward_s,backward_s\n");
@@ -381,6 +403,21 @@ INSTANTIATE_TEST_SUITE_P(
                 "expected a multiple of gpus_per_node (4)"},
         BadCase{"unknown_model", "  name: resnet50", "  name: resnet51", {},
                 "scen.yaml:3: model.name: ", "expected a zoo model (one of"},
+        BadCase{"unknown_model_names_profile", "  name: resnet50", "  name: my-net", {},
+                "scen.yaml:3: model.name: ", "or for any other model a profile CSV as model.profile"},
+        BadCase{"shape_key_for_fixed_model", "  name: resnet50", "  name: gpt2\n  layers: 6", {},
+                "scen.yaml:4: model.layers: ", "expected no layers for gpt2 (a fixed shape"},
+        BadCase{"shape_key_model_does_not_take", "  name: resnet50",
+                "  name: gpt\n  layers: 2\n  hidden: 96\n  heads: 12\n  kv_heads: 4", {},
+                "scen.yaml:7: model.kv_heads: ", "expected no kv_heads for gpt (it takes layers,"},
+        BadCase{"shape_without_required_key", "  name: resnet50", "  name: gpt\n  hidden: 96\n  heads: 12",
+                {}, "scen.yaml:3: model.layers: ", "required key"},
+        BadCase{"heads_not_dividing_hidden", "  name: resnet50",
+                "  name: gpt\n  layers: 2\n  hidden: 100\n  heads: 12", {},
+                "scen.yaml:6: model.heads: ", "expected a divisor of hidden (100), got '12'"},
+        BadCase{"kv_heads_not_dividing_heads", "  name: resnet50",
+                "  name: llama\n  layers: 2\n  hidden: 96\n  intermediate: 256\n  heads: 12\n"
+                "  kv_heads: 5", {}, "scen.yaml:8: model.kv_heads: ", "expected a divisor of heads (12)"},
         BadCase{"unknown_gpu", "  type: v100-pcie", "  type: v200", {}, "scen.yaml:6: gpu.type: ",
                 "expected a GPU (one of k80, p100, v100-pcie"},
         BadCase{"unknown_method", "methods: [bsp-allreduce, wfbp-allreduce]",
