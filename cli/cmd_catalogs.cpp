@@ -9,6 +9,7 @@
 #include "sim/gpu_catalog.h"
 #include "sim/report/text_table.h"
 #include "sim/strategy.h"
+#include "sim/units.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
@@ -70,11 +71,11 @@ int models(const std::vector<std::string>& args) {
 int gpus(const std::vector<std::string>& args) {
   return no_options("gpus", args, [] {
     TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
-                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GB", ""});
+                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", ""});
     for (const auto& g : gpu_catalog())
       t.add_row({g.name, g.full_name, fmt("%.2f", g.fp32_flops / 1e12), fmt("%.1f", g.tf32_flops / 1e12),
                  fmt("%.1f", g.fp16_flops / 1e12), fmt("%.0f", g.memory_bandwidth / 1e9),
-                 fmt("%.0f", g.memory_bytes / 1e9), g.source});
+                 fmt("%.0f", g.memory_bytes / units::kGiB), g.source});
     t.write(std::cout);
   });
 }

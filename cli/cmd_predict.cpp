@@ -4,7 +4,9 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
+#include "sim/input_error.h"
 #include "sim/link_capacities.h"
+#include "sim/memory_fit.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/timeline_json.h"
@@ -13,7 +15,7 @@
 namespace scalecast::cli {
 namespace {
 
-void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
       << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
@@ -22,6 +24,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
       << ")\n"
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
       << " per iteration on one GPU\n"
+      << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
@@ -33,6 +36,7 @@ int run(const std::vector<std::string>& args) {
   std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, methods;
   std::vector<int> gpus;
+  bool allow_oom = false;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
@@ -42,7 +46,8 @@ int run(const std::vector<std::string>& args) {
       ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
       ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
-      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)");
+      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
+      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
@@ -59,6 +64,11 @@ int run(const std::vector<std::string>& args) {
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
     const BuiltWorkload w = build_workload(s);
+    const MemoryFit memory = memory_fit(s, w.workload);
+    if (!memory.fits() && !allow_oom)
+      throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " +
+                        memory.gpu + ", got one that needs " + memory_summary(memory) +
+                        "; lower the batch or the precision, or pass --allow-oom");
     std::vector<PredictionRow> rows;
     for (const auto& m : s.methods)
       for (int g : s.gpus) {
@@ -67,10 +77,11 @@ int run(const std::vector<std::string>& args) {
           write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())
           write_output(timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+        r.row.memory = memory;
         rows.push_back(std::move(r.row));
       }
     write_output(output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w);
+      if (format == "table") describe(o, s, w, memory);
       write_rows(o, rows, format);
     });
     return 0;

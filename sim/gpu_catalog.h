@@ -16,7 +16,7 @@ struct GpuSpec {
   double tf32_flops = 0;        // peak FLOP/s with TF32 tensor cores (0 if none)
   double fp16_flops = 0;        // peak FLOP/s with FP16 tensor cores, FP32 accumulate
   double memory_bandwidth = 0;  // bytes/s
-  double memory_bytes = 0;      // device memory
+  double memory_bytes = 0;      // device memory (the data sheet's GB are GiB)
   std::string source;           // where the figures come from
 
   double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/backend.h"
+#include "sim/memory_fit.h"
 #include "sim/scenario.h"
 #include "sim/steady_state.h"
 #include "sim/workload_builder.h"
@@ -20,6 +21,7 @@ struct PredictionRow {
   double efficiency = 0;      // speedup / gpus
   double compute_s = 0;
   double exposed_comm_s = 0;
+  MemoryFit memory;           // per GPU; set by the caller from memory_fit() (JSON only)
 };
 
 struct PredictionRun {
