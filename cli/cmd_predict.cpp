@@ -31,6 +31,21 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n\n";
 }
 
+const char* const kSynopsis = R"(SCENARIO.yaml [options]
+
+The scenario's model is one of the zoo (model.name, see scalecast models; gpt and llama by
+their shape) or, for any other model, a profile CSV (model.profile, made by scalecast
+import-trace from a torch.profiler trace or by scalecast profile on a GPU). With a profile:
+  model.precision  must be the profile's "# precision:" when it records one; gradient bytes
+                   are read as elements of that precision (4 B fp32/tf32, 2 B fp16)
+  model.optimizer  must be the profile's "# optimizer:" when it records one
+  gpu.type         must be the GPU of the profile's "# gpu:" when that is a catalog GPU;
+                   measured times are never converted to another GPU or precision
+  batch_per_gpu    layer times scale linearly from the profile's "# batch_per_gpu:"
+  "# step_s:"      the step time beyond the layers' forward + backward is the optimizer
+                   step; without it, the optimizer step comes from the roofline
+Refusals name the profile's line. Memory: see docs/MODEL.md.)";
+
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string scenario_path, backend_name, format, output, trace, timeline;
@@ -52,7 +67,7 @@ int run(const std::vector<std::string>& args) {
   pos.add("scenario", 1);
   return guarded("predict", [&] {
     po::variables_map vm;
-    if (parse_options("predict", "SCENARIO.yaml [options]", opts, pos, args, vm)) return 0;
+    if (parse_options("predict", kSynopsis, opts, pos, args, vm)) return 0;
     if (format != "table" && format != "csv" && format != "json")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
     Scenario s = load_scenario(scenario_path, sets);

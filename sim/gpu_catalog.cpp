@@ -4,6 +4,7 @@
 // nvidia-smi after the driver's reserve; an 80 GB A100 81,920 MiB).
 #include "sim/gpu_catalog.h"
 
+#include <cctype>
 #include <stdexcept>
 
 #include "sim/units.h"
@@ -62,6 +63,32 @@ const GpuSpec& find_gpu(const std::string& name) {
     known += (known.empty() ? "" : ", ") + g.name;
   }
   throw std::invalid_argument("unknown GPU '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+std::string letters_and_digits(const std::string& text) {
+  std::string out;
+  for (const char c : text)
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+const GpuSpec* gpu_for_device_name(const std::string& device_name) {
+  const std::string device = letters_and_digits(device_name);
+  const GpuSpec* best = nullptr;
+  size_t best_length = 0;
+  for (const auto& g : gpu_catalog()) {
+    const std::string key = letters_and_digits(g.name);
+    if (key.size() > best_length && device.find(key) != std::string::npos) {
+      best = &g;
+      best_length = key.size();
+    }
+  }
+  return best;
 }
 
 Precision parse_precision(const std::string& text) {

@@ -26,6 +26,9 @@ const std::vector<GpuSpec>& gpu_catalog();
 // Throws std::invalid_argument naming the known GPUs when the name is unknown.
 const GpuSpec& find_gpu(const std::string& name);
 bool has_gpu(const std::string& name);
+// The catalog GPU a device name (as CUDA reports it: "Tesla V100-PCIE-32GB", "NVIDIA H100 80GB
+// HBM3") names: the longest key whose letters and digits occur in it, case aside; else nullptr.
+const GpuSpec* gpu_for_device_name(const std::string& device_name);
 Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16"
 
 }  // namespace scalecast

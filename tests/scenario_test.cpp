@@ -2,21 +2,16 @@
 // (file:line, key path, expectation), --set overrides, nodes_for and strategy_for.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 
 namespace scalecast {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::string kFull = R"(name: ddl-resnet50-10gbe
 description: "ResNet-50 on V100 nodes over 10GbE"
@@ -102,27 +97,6 @@ std::string error_of(const std::string& text, const std::vector<std::string>& se
   }
   return "";
 }
-
-// A scratch folder removed at the end of a test.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("scalecast_scenario_test_" + std::to_string(std::random_device{}()) + "_" +
-             std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-  void write(const std::string& name, const std::string& text) const {
-    fs::create_directories((path_ / name).parent_path());
-    std::ofstream(path_ / name) << text;
-  }
-
- private:
-  fs::path path_;
-};
 
 TEST(Scenario, FullScenarioParsesEveryField) {
   const Scenario s = parse_scenario(kFull, "dir/full.yaml");
@@ -236,7 +210,7 @@ TEST(Scenario, TransformersByShape) {
 }
 
 TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
-  TempDir dir;
+  testing::TempFolder dir;
   dir.write("profiles/x.csv", "layer,forward_s,backward_s\n");
   dir.write("scen.yaml", replaced("  name: resnet50\n", "  profile: profiles/x.csv\n"));
   const std::string path = (dir.path() / "scen.yaml").string();
@@ -247,7 +221,7 @@ TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
 }
 
 TEST(Scenario, MissingFileNamesThePath) {
-  TempDir dir;
+  testing::TempFolder dir;
   const std::string path = (dir.path() / "nope.yaml").string();
   try {
     load_scenario(path);
@@ -259,7 +233,7 @@ TEST(Scenario, MissingFileNamesThePath) {
 }
 
 TEST(Scenario, LoadedFileErrorsNameTheFile) {
-  TempDir dir;
+  testing::TempFolder dir;
   dir.write("bad.yaml", replaced("    bandwidth: 10Gbps", "    bandwidth: 10Gbs"));
   const std::string path = (dir.path() / "bad.yaml").string();
   try {
