@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "profiler/interval_union.h"
+#include "profiler/mean_std.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -30,24 +31,6 @@ struct LayerTimes {
   double last_backward = -std::numeric_limits<double>::infinity();
   bool has_activity = false;
 };
-
-struct MeanStd {
-  double mean = 0;
-  double std = 0;
-};
-
-// Mean and sample standard deviation (n - 1; 0 for a single value).
-MeanStd mean_std(const std::vector<double>& values) {
-  MeanStd out;
-  if (values.empty()) return out;
-  for (const double v : values) out.mean += v;
-  out.mean /= static_cast<double>(values.size());
-  if (values.size() < 2) return out;
-  double sum_sq = 0;
-  for (const double v : values) sum_sq += (v - out.mean) * (v - out.mean);
-  out.std = std::sqrt(sum_sq / static_cast<double>(values.size() - 1));
-  return out;
-}
 
 class Attributor {
  public:

@@ -26,6 +26,8 @@ struct Profile {
   int iterations = 0;                  // iterations measured (after warm-up)
   int warmup = 0;                      // iterations dropped as warm-up
   double step_s = 0;                   // mean wall time of a measured iteration
+  std::string precision;               // "fp32" or "fp16" when known (the gradients' type)
+  std::string optimizer;               // "sgd" or "adam" when known
   bool has_grad_tensor_bytes = false;  // write the grad_tensor_bytes column
   std::vector<ProfileLayer> layers;    // forward order
 };

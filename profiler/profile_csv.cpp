@@ -47,6 +47,8 @@ void write_profile_csv(std::ostream& out, const Profile& profile) {
   out << "# iterations: " << profile.iterations << '\n';
   out << "# warmup: " << profile.warmup << '\n';
   out << "# step_s: " << fixed(profile.step_s, 9) << '\n';
+  if (!profile.precision.empty()) out << "# precision: " << profile.precision << '\n';
+  if (!profile.optimizer.empty()) out << "# optimizer: " << profile.optimizer << '\n';
   out << "layer,forward_ms,backward_ms,grad_tensors,grad_bytes,forward_std_ms,backward_std_ms";
   if (profile.has_grad_tensor_bytes) out << ",grad_tensor_bytes";
   out << '\n';

@@ -4,6 +4,7 @@
 #include "sim/profile_workload.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "sim/gpu_catalog.h"
 #include "sim/profile_csv.h"
@@ -63,7 +64,9 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
   out.source = "profile " + s.model.profile + check_gpu(profile, s);
   Workload& w = out.workload;
   w = std::move(profile.workload);
-  if (w.model.empty()) w.model = s.model.name;
+  if (w.model.empty())
+    w.model = s.model.name.empty() ? std::filesystem::path(s.model.profile).stem().string()
+                                   : s.model.name;
   if (zoo::has_model(s.model.name))
     w.sample_unit = zoo::build_model(s.model.name, s.model.options).sample_unit;
 
