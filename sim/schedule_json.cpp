@@ -29,7 +29,8 @@ ordered_json cluster_json(const Cluster& c) {
             {"stream_bandwidth_Bps", c.net.stream_bandwidth},
             {"streams", c.net.streams},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
-            {"call_overhead_s", c.net.call_overhead_s}}},
+            {"call_overhead_s", c.net.call_overhead_s},
+            {"size_curve", c.net.size_curve.anchors()}}},
           {"topology",
            {{"kind", to_string(c.topology.kind)},
             {"nodes_per_leaf", c.topology.nodes_per_leaf},
@@ -113,10 +114,17 @@ Cluster cluster_from(const Reader& r, const json& j) {
   }
   const json& n = r.field(j, "net", w);
   const std::string wn = w + ".net";
-  c.net = {r.non_negative(n, "latency_s", wn), r.non_negative(n, "efficiency", wn),
-           r.non_negative(n, "stream_bandwidth_Bps", wn), r.get<int>(n, "streams", wn),
-           r.non_negative(n, "host_staging_bandwidth_Bps", wn),
-           r.non_negative(n, "call_overhead_s", wn)};
+  c.net.latency_s = r.non_negative(n, "latency_s", wn);
+  c.net.efficiency = r.non_negative(n, "efficiency", wn);
+  c.net.stream_bandwidth = r.non_negative(n, "stream_bandwidth_Bps", wn);
+  c.net.streams = r.get<int>(n, "streams", wn);
+  c.net.host_staging_bandwidth = r.non_negative(n, "host_staging_bandwidth_Bps", wn);
+  c.net.call_overhead_s = r.non_negative(n, "call_overhead_s", wn);
+  try {
+    c.net.size_curve = SizeCurve(r.get<std::vector<std::pair<double, double>>>(n, "size_curve", wn));
+  } catch (const std::invalid_argument& e) {
+    r.fail(wn + ".size_curve", e.what());
+  }
   const json& t = r.field(j, "topology", w);
   try {
     c.topology.kind = parse_topology_kind(r.get<std::string>(t, "kind", w + ".topology"));

@@ -111,6 +111,21 @@ void YamlReader::check_keys(const std::vector<std::string>& allowed) const {
   }
 }
 
+std::vector<std::pair<YamlReader, YamlReader>> YamlReader::entries(const std::string& expected) const {
+  if (!node_.IsMap() || node_.size() == 0) fail(expected);
+  std::vector<std::pair<YamlReader, YamlReader>> out;
+  std::vector<std::string> seen;
+  for (const auto& entry : node_) {
+    const YAML::Node& key = entry.first;
+    YamlReader key_reader = child(key.IsScalar() ? key.Scalar() : "?", key);
+    if (!key.IsScalar()) key_reader.fail(expected);
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end()) key_reader.fail("each key once");
+    seen.push_back(key.Scalar());
+    out.emplace_back(key_reader, child(key.Scalar(), entry.second));
+  }
+  return out;
+}
+
 YamlReader YamlReader::require(const std::string& key) const {
   if (!node_.IsMap()) fail("a map with the key " + key);
   const YAML::Node value = node_[key];

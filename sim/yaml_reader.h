@@ -52,6 +52,9 @@ class YamlReader {
   // The value under a key that must be present; a missing key is reported at this map's line.
   YamlReader require(const std::string& key) const;
   std::optional<YamlReader> optional(const std::string& key) const;
+  // A map's entries in file order: each key read as a value of its own (for maps keyed by a
+  // quantity, such as sizes), and its value; keys must be scalars and appear once.
+  std::vector<std::pair<YamlReader, YamlReader>> entries(const std::string& expected) const;
 
   // This value read as one type; anything else throws.
   std::string string() const;  // a non-empty scalar

@@ -26,7 +26,7 @@ namespace {
 class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
-      : path_(ps_path(s, l)), capacities_(ps_capacities(l)),
+      : links_info_(l), path_(ps_path(s, l)), capacities_(ps_capacities(l)),
         links_(make_links(capacities_, std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus())))) {}
 
   // Starts the network part of a push or pull as a fluid flow.
@@ -39,8 +39,11 @@ class PsNetwork {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
       uses.push_back({server_link, path_.server_weight});
     }
-    // A transfer between a node and a server is capped as one transfer is (streams, staging).
-    links_.add(t.id, t.bytes, std::move(uses), capacities_.transfer_cap);
+    // A transfer between a node and a server is capped as one transfer is (streams, staging),
+    // and by the share of the NIC's rate a transfer of its size reaches.
+    double cap = capacities_.transfer_cap;
+    if (!links_info_.size_curve.empty()) cap = std::min(cap, links_info_.nic_payload * links_info_.size_curve.at(t.bytes));
+    links_.add(t.id, t.bytes, std::move(uses), cap);
   }
 
   FairShareLinks& links() { return links_; }
@@ -56,6 +59,7 @@ class PsNetwork {
     return FairShareLinks(caps);
   }
 
+  const LinkCapacities& links_info_;
   PsPath path_;
   PsCapacities capacities_;
   FairShareLinks links_;

@@ -15,7 +15,7 @@ double ring_s(int p, double bytes, const LinkClass& link) {
 double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int g = l.gpus_per_node, n = l.nodes;
-  const LinkClass per_ring{l.network_latency_s, l.spine_share() / g};
+  const LinkClass per_ring{l.network_latency_s, l.spine_share(bytes / g / n) / g};
   return 2 * node_ring_s(l, bytes) + ring_s(n, bytes / g, per_ring);
 }
 

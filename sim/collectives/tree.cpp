@@ -22,7 +22,7 @@ double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int n = l.nodes, g = l.gpus_per_node;
   const LinkClass f = l.fabric_link();
-  const double bus = n > 1 ? std::min(l.spine_share(), f.bandwidth) : f.bandwidth;
+  const double bus = n > 1 ? std::min(l.spine_share(bytes / chain_chunks(bytes)), f.bandwidth) : f.bandwidth;
   return 2 * ((g - 1) * f.latency_s + ceil_log2(n) * l.network_latency_s) + bytes / (0.5 * 0.9 * bus);
 }
 
