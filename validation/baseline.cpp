@@ -3,7 +3,8 @@
 #include "validation/baseline.h"
 
 #include "sim/report/text_table.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 #include "validation/summary.h"
 
 namespace scalecast::validation {

@@ -6,7 +6,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {

@@ -5,7 +5,8 @@
 #include <stdexcept>
 
 #include "sim/report/text_table.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {

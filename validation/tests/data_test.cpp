@@ -7,7 +7,8 @@
 #include <fstream>
 
 #include "validation/cases.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 #include "validation/measurements.h"
 #include "validation/testbeds.h"
 
@@ -124,13 +125,13 @@ TEST(Data, BadNumbersAndUnknownLayoutsAreRejected) {
   const TempCsv bad_number(
       "model,batch_per_gpu,network,method,gpus,nodes,throughput,stddev,single_gpu_throughput\n"
       "resnet50,64,10GbE-TCP,bsp-ps,4,1,fast,1,253.1\n");
-  EXPECT_THROW(read_measured_table(bad_number.path()), DataError);
+  EXPECT_THROW(read_measured_table(bad_number.path()), CsvError);
   const TempCsv unknown("a,b\n1,2\n");
   EXPECT_THROW(read_measured_table(unknown.path()), DataError);
   const TempCsv short_row(
       "model,batch_per_gpu,network,method,gpus,nodes,throughput,stddev,single_gpu_throughput\n"
       "resnet50,64\n");
-  EXPECT_THROW(read_measured_table(short_row.path()), DataError);
+  EXPECT_THROW(read_measured_table(short_row.path()), CsvError);
 }
 
 TEST(Data, CsvFieldsMayBeQuoted) {

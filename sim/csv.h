@@ -1,5 +1,5 @@
-// A small reader for the validation folder's CSV files (measured tables, testbed map, baseline):
-// a header row, then records whose fields are looked up by column name with typed, checked getters.
+// The one CSV module: reads files with a header row (quoted fields, RFC 4180) into records whose
+// fields are looked up by column name with typed, checked getters, and quotes fields on write.
 #pragma once
 
 #include <cstddef>
@@ -11,10 +11,10 @@
 
 #include "sim/input_error.h"
 
-namespace scalecast::validation {
+namespace scalecast {
 
-// Bad validation input; what() is one line, "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
-class DataError : public SourceError {
+// A CSV file that cannot be read: what() is one line, "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
+class CsvError : public SourceError {
  public:
   using SourceError::SourceError;
 };
@@ -64,4 +64,4 @@ std::vector<std::string> split_csv_line(const std::string& line);
 // Quotes a field for CSV output when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& text);
 
-}  // namespace scalecast::validation
+}  // namespace scalecast

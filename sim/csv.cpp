@@ -1,12 +1,12 @@
-// CSV reading for the validation inputs: quoted fields, a header row, records checked against it,
-// and typed getters whose errors name the file, line and column.
-#include "validation/csv.h"
+// CSV reading for every table scalecast reads: quoted fields (RFC 4180), a header row, records
+// checked against it, and typed getters whose errors name the file, line and column.
+#include "sim/csv.h"
 
 #include <charconv>
 #include <cmath>
 #include <fstream>
 
-namespace scalecast::validation {
+namespace scalecast {
 
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -48,7 +48,7 @@ void CsvRecord::fail(const std::string& column, const std::string& expected) con
   const auto it = layout_->columns.find(column);
   const std::string got =
       it == layout_->columns.end() ? "no such column" : "'" + fields_[it->second] + "'";
-  throw DataError(layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
+  throw CsvError(layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
                   expected + ", got " + got);
 }
 
@@ -85,7 +85,7 @@ double CsvRecord::number(const std::string& column, double min, bool strict) con
 
 CsvFile::CsvFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw DataError(path + ": expected a readable CSV file, got one that cannot be opened");
+  if (!in) throw CsvError(path + ": expected a readable CSV file, got one that cannot be opened");
   auto layout = std::make_shared<CsvLayout>();
   layout->file = path;
   std::string line;
@@ -99,18 +99,18 @@ CsvFile::CsvFile(const std::string& path) {
       header_ = fields;
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (!layout->columns.emplace(fields[i], i).second)
-          throw DataError(path + ":" + std::to_string(number) +
+          throw CsvError(path + ":" + std::to_string(number) +
                           ": expected unique column names, got '" + fields[i] + "' twice");
       }
       continue;
     }
     if (fields.size() != header_.size())
-      throw DataError(path + ":" + std::to_string(number) + ": expected " +
+      throw CsvError(path + ":" + std::to_string(number) + ": expected " +
                       std::to_string(header_.size()) + " fields as in the header, got " +
                       std::to_string(fields.size()));
     records_.emplace_back(layout, number, std::move(fields));
   }
-  if (header_.empty()) throw DataError(path + ":1: expected a header row, got an empty file");
+  if (header_.empty()) throw CsvError(path + ":1: expected a header row, got an empty file");
 }
 
 bool CsvFile::has_columns(const std::vector<std::string>& columns) const {
@@ -122,4 +122,4 @@ bool CsvFile::has_columns(const std::vector<std::string>& columns) const {
   return true;
 }
 
-}  // namespace scalecast::validation
+}  // namespace scalecast
