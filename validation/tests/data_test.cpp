@@ -113,8 +113,8 @@ TEST(Data, WordsWithoutASentenceLengthAreRejectedWithFileAndLine) {
       "distml,AWS,v100,100Gbps,bert-base,8,distml-allreduce,12,20479.66,words/s,2269.57,\n");
   try {
     read_measured_table(csv.path());
-    FAIL() << "expected a DataError";
-  } catch (const DataError& e) {
+    FAIL() << "expected a CsvError";
+  } catch (const CsvError& e) {
     EXPECT_NE(std::string(e.what()).find(csv.path() + ":2: note: expected 'sentence length N'"),
               std::string::npos)
         << e.what();
