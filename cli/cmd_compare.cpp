@@ -17,11 +17,6 @@
 namespace scalecast::cli {
 namespace {
 
-struct Span {
-  double start_s = 0, end_s = 0;  // last start and last end over the ranks that ran the task
-  double seconds() const { return end_s - start_s; }
-};
-
 struct Row {
   std::string kind;  // iteration, steady, comm
   int task = -1;
@@ -44,19 +39,6 @@ TimelineFile load(const std::string& path, const std::string& backend) {
   if (format != "scalecast-schedule") return read_timeline_json(path);
   const Schedule s = read_schedule_file(path);
   return timeline_file(s, make_backend(backend)->run(s));
-}
-
-// Task time as a comparison sees it: from the moment the last rank started the task to the
-// moment the last one finished it (a backend that predicts one span for all ranks gives it).
-std::vector<std::optional<Span>> spans(const TimelineFile& f) {
-  std::vector<std::optional<Span>> out(f.tasks.size());
-  for (const TimelineEvent& e : f.timeline.events) {
-    auto& s = out[e.task];
-    if (!s) s = Span{e.start_s, e.end_s};
-    s->start_s = std::max(s->start_s, e.start_s);
-    s->end_s = std::max(s->end_s, e.end_s);
-  }
-  return out;
 }
 
 // Iteration i takes from the end of iteration i-1 (the first one: from the first event) to its
@@ -99,11 +81,11 @@ std::vector<Row> compare(const TimelineFile& p, const TimelineFile& m, bool task
   }
   if (p.iterations >= 2) rows.push_back({"steady", -1, "", "", -1, 0, ps / (p.iterations - 1), ms / (p.iterations - 1)});
   if (!tasks) return rows;
-  const auto psp = spans(p), msp = spans(m);
+  const auto psp = task_spans(p.timeline, p.tasks.size()), msp = task_spans(m.timeline, m.tasks.size());
   for (const TimelineTask& t : p.tasks)
-    if (t.kind == TaskKind::comm && psp[t.id] && msp[t.id])
-      rows.push_back({"comm", t.id, t.name, to_string(t.op), t.iteration, t.bytes, psp[t.id]->seconds(),
-                      msp[t.id]->seconds()});
+    if (t.kind == TaskKind::comm && psp[t.id].ran && msp[t.id].ran)
+      rows.push_back({"comm", t.id, t.name, to_string(t.op), t.iteration, t.bytes, psp[t.id].seconds(),
+                      msp[t.id].seconds()});
   return rows;
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
+#include "cli/scenario_input.h"
 #include "sim/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
@@ -13,7 +14,7 @@
 namespace scalecast::cli {
 namespace {
 
-void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const ScenarioInput& input) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
       << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
@@ -25,7 +26,13 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w) {
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
-      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n\n";
+      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n";
+  if (input.calibrated) {
+    out << "calibrated " << input.calibrated->path << ":";
+    for (const auto& v : input.calibrated->values) out << " " << v << ";";
+    out << "\n";
+  }
+  out << "\n";
 }
 
 int run(const std::vector<std::string>& args) {
@@ -38,11 +45,12 @@ int run(const std::vector<std::string>& args) {
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
       ("format,f", po::value(&format)->default_value("table"), "table, csv or json")
       ("output,o", po::value(&output), "write to FILE instead of stdout")
-      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
       ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
       ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)");
+  std::string cluster_file;
+  add_scenario_options(opts, sets, cluster_file);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
@@ -50,7 +58,8 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("predict", "SCENARIO.yaml [options]", opts, pos, args, vm)) return 0;
     if (format != "table" && format != "csv" && format != "json")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
-    Scenario s = load_scenario(scenario_path, sets);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    Scenario s = input.scenario;
     if (!methods.empty()) s.methods = methods;
     if (!gpus.empty()) s.gpus = gpus;
     for (const auto& m : s.methods) make_preset(m);
@@ -67,10 +76,11 @@ int run(const std::vector<std::string>& args) {
           write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())
           write_output(timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+        r.row.overrides = input.overrides;
         rows.push_back(std::move(r.row));
       }
     write_output(output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w);
+      if (format == "table") describe(o, s, w, input);
       write_rows(o, rows, format);
     });
     return 0;

@@ -2,6 +2,7 @@
 // of a scenario as JSON, the file the simulator backends and the real executor both run.
 #include "cli/command.h"
 #include "cli/common.h"
+#include "cli/scenario_input.h"
 #include "sim/prediction.h"
 #include "sim/schedule_json.h"
 
@@ -17,8 +18,9 @@ int run(const std::vector<std::string>& args) {
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("method,m", po::value(&method)->required(), "method (preset name)")
       ("gpus,g", po::value(&gpus)->required(), "GPU count")
-      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("output,o", po::value(&output), "write to FILE instead of stdout");
+  std::string cluster_file;
+  add_scenario_options(opts, sets, cluster_file);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("schedule", [&] {
@@ -26,7 +28,7 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("schedule", "SCENARIO.yaml --method M --gpus N [-o schedule.json]", opts, pos,
                       args, vm))
       return 0;
-    const Scenario s = load_scenario(scenario_path, sets);
+    const Scenario s = load_scenario_input(scenario_path, sets, cluster_file).scenario;
     make_preset(method);
     if (gpus <= 0) throw std::invalid_argument("--gpus must be positive");
     const BuiltWorkload w = build_workload(s);

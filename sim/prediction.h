@@ -20,6 +20,7 @@ struct PredictionRow {
   double efficiency = 0;      // speedup / gpus
   double compute_s = 0;
   double exposed_comm_s = 0;
+  std::string overrides;      // what was set from outside the scenario file ("key=value; ...")
 };
 
 struct PredictionRun {

@@ -225,12 +225,14 @@ YAML::Node load_yaml(const std::string& text, const std::string& path) {
 }
 
 // Sets one "key.path=value" into the tree, creating intermediate maps; returns the key path.
-std::string apply_override(YAML::Node& root, const std::string& text) {
+std::string apply_override(YAML::Node& root, const ScenarioOverride& set) {
+  const std::string& text = set.assignment;
+  const std::string& origin = set.origin;
   const auto equals = text.find('=');
   const std::string key_path = text.substr(0, equals);
   if (equals == std::string::npos || key_path.empty() || key_path.front() == '.' ||
       key_path.back() == '.' || key_path.find("..") != std::string::npos)
-    throw ScenarioError("--set: expected key.path=value, got '" + text + "'");
+    throw ScenarioError(origin + ": expected key.path=value, got '" + text + "'");
   const std::string value_text = text.substr(equals + 1);
   std::vector<std::string> keys;
   std::stringstream split(key_path);
@@ -239,7 +241,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
+    throw ScenarioError(origin + " " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
                         value_text + "'");
   }
   YAML::Node node;
@@ -247,10 +249,15 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   std::string walked;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     walked += (walked.empty() ? "" : ".") + keys[i];
+    const bool shorthand = keys[i] == "fabric" || keys[i] == "topology";  // "pcie3" means {kind: pcie3}
     if (!node[keys[i]] || node[keys[i]].IsNull()) {
       node[keys[i]] = YAML::Node(YAML::NodeType::Map);
+    } else if (shorthand && node[keys[i]].IsScalar()) {
+      YAML::Node expanded(YAML::NodeType::Map);
+      expanded["kind"] = node[keys[i]].Scalar();
+      node[keys[i]] = expanded;
     } else if (!node[keys[i]].IsMap()) {
-      throw ScenarioError("--set " + walked + ": expected a map to hold '" + keys[i + 1] +
+      throw ScenarioError(origin + " " + walked + ": expected a map to hold '" + keys[i + 1] +
                           "', got " + (node[keys[i]].IsScalar()
                                            ? "'" + node[keys[i]].Scalar() + "'"
                                            : std::string("a list")));
@@ -262,21 +269,34 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   return key_path;
 }
 
+ScenarioOverrides from_set(const std::vector<std::string>& sets) {
+  ScenarioOverrides out;
+  for (const auto& s : sets) out.sets.push_back({s, "--set"});
+  return out;
+}
+
 }  // namespace
 
-Scenario parse_scenario(const std::string& text, const std::string& path,
-                        const std::vector<std::string>& overrides) {
+Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
   try {
     YAML::Node root = load_yaml(text, path);
-    std::vector<std::string> overridden;
-    for (const auto& set : overrides) overridden.push_back(apply_override(root, set));
+    std::vector<YamlReader::Overridden> overridden;
+    for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
     return read_scenario(YamlReader(root, path, overridden), path);
   } catch (const YamlError& e) {
     throw ScenarioError(e.what());
   }
 }
 
+Scenario parse_scenario(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
+  return parse_scenario(text, path, from_set(overrides));
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_scenario(path, from_set(overrides));
+}
+
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides) {
   std::error_code ec;
   if (!fs::exists(path, ec))
     throw ScenarioError(path + ": expected a scenario file, got no such file");

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/collectives/allreduce_algorithm.h"
+
 namespace scalecast {
 namespace {
 
@@ -55,6 +57,11 @@ TimelineTask task_from(const std::string& src, const json& j, int index, int ite
     t.bytes = get<double>(src, j, "bytes", w);
     if (!(t.bytes >= 0)) fail(src, w + ".bytes", "expected a non-negative number");
   }
+  if (t.kind == TaskKind::comm && t.op == CommOp::allreduce) {
+    t.algorithm = get<std::string>(src, j, "algorithm", w);
+    if (!collectives::find_allreduce(t.algorithm))
+      fail(src, w + ".algorithm", "expected a registered all-reduce (" + collectives::allreduce_names(false) + ")");
+  }
   return t;
 }
 
@@ -85,7 +92,9 @@ TimelineFile timeline_file(const Schedule& s, const Timeline& tl) {
   f.method = s.strategy.method;
   f.gpus = s.gpus();
   f.iterations = s.iterations;
-  for (const Task& t : s.tasks) f.tasks.push_back({t.id, t.kind, t.name, t.iteration, t.op, t.bytes});
+  f.nodes = s.cluster.nodes;
+  for (const Task& t : s.tasks)
+    f.tasks.push_back({t.id, t.kind, t.name, t.iteration, t.op, t.bytes, t.algorithm ? t.algorithm->name : ""});
   f.timeline = tl;
   return f;
 }
@@ -99,6 +108,7 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
       j["op"] = to_string(t.op);
       j["bytes"] = t.bytes;
     }
+    if (t.algorithm) j["algorithm"] = t.algorithm->name;
     tasks.push_back(std::move(j));
   }
   ordered_json events = ordered_json::array();
@@ -110,6 +120,7 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
                           {"model", s.model},
                           {"method", s.strategy.method},
                           {"gpus", s.gpus()},
+                          {"nodes", s.cluster.nodes},
                           {"iterations", s.iterations},
                           {"notes", tl.notes},
                           {"tasks", std::move(tasks)},
@@ -139,7 +150,9 @@ TimelineFile read_timeline_json(const std::string& path) {
   f.method = get<std::string>(path, j, "method", w);
   f.gpus = get<int>(path, j, "gpus", w);
   f.iterations = get<int>(path, j, "iterations", w);
+  f.nodes = get<int>(path, j, "nodes", w);
   if (f.gpus < 1) fail(path, "gpus", "expected at least 1");
+  if (f.nodes < 1 || f.gpus % f.nodes != 0) fail(path, "nodes", "expected a divisor of gpus");
   if (f.iterations < 1) fail(path, "iterations", "expected at least 1");
   f.timeline.notes = get<std::vector<std::string>>(path, j, "notes", w);
   const auto tasks = get<json>(path, j, "tasks", w);

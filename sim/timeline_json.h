@@ -31,11 +31,13 @@ struct TimelineTask {
   int iteration = 0;
   CommOp op = CommOp::allreduce;  // comm tasks only
   double bytes = 0;               // comm tasks only
+  std::string algorithm;          // all-reduce tasks only: the registered algorithm that ran it
 };
 
 struct TimelineFile {
   std::string scenario, model, method;
   int gpus = 0;
+  int nodes = 0;
   int iterations = 0;
   std::vector<TimelineTask> tasks;  // index = task id
   Timeline timeline;                // backend, events, notes
@@ -48,9 +50,10 @@ nlohmann::ordered_json event_to_json(const TimelineEvent& event);
 TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source,
                               const std::string& where);
 
-// Format "scalecast-timeline": backend, scenario/model/method/gpus/iterations, notes, the tasks
-// (id, kind, name, iteration; op and bytes for comm tasks), the events (task, rank, track,
-// start_s, end_s) and the scheduling policy's commits (task ids, in order).
+// Format "scalecast-timeline": backend, scenario/model/method/gpus/nodes/iterations, notes, the
+// tasks (id, kind, name, iteration; op and bytes for comm tasks, the algorithm of all-reduces),
+// the events (task, rank, track, start_s, end_s) and the scheduling policy's commits (task ids,
+// in order).
 void write_timeline_json(std::ostream& out, const Schedule& schedule, const Timeline& timeline);
 TimelineFile timeline_file(const Schedule& schedule, const Timeline& timeline);
 // Strict: format, version, every field, task ids in order, events naming existing tasks.

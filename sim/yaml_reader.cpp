@@ -53,7 +53,7 @@ std::string Bound::describe() const {
   return (min_inclusive ? ">= " : "> ") + format_number(min);
 }
 
-YamlReader::YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden)
+YamlReader::YamlReader(YAML::Node root, std::string file, std::vector<Overridden> overridden)
     : YamlReader(std::make_shared<const Context>(Context{std::move(file), std::move(overridden)}),
                  root, "", line_of(root, 1)) {}
 
@@ -74,9 +74,9 @@ YamlReader YamlReader::child(const std::string& key, const YAML::Node& node) con
 }
 
 std::string YamlReader::location(const std::string& path, int line) const {
-  for (const auto& set : context_->overridden) {
+  for (const auto& [set, origin] : context_->overridden) {
     if (path == set || path.starts_with(set + ".") || path.starts_with(set + "["))
-      return "--set " + path + ": ";
+      return origin + " " + path + ": ";
   }
   return context_->file + ":" + std::to_string(line) + ": " + (path.empty() ? "" : path + ": ");
 }

@@ -40,8 +40,13 @@ struct Bound {
 // Values that came from a command-line override are reported as "--set KEY.PATH".
 class YamlReader {
  public:
-  // `overridden`: key paths set by --set; errors at or below them name the override.
-  YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden = {});
+  // A key path set from outside the file, and where it was set ("--set", a cluster file).
+  struct Overridden {
+    std::string key_path;
+    std::string origin;
+  };
+  // Errors at or below an overridden key path name its origin instead of the file's line.
+  YamlReader(YAML::Node root, std::string file, std::vector<Overridden> overridden = {});
 
   const std::string& key_path() const { return path_; }
   bool is_map() const { return node_.IsMap(); }
@@ -78,7 +83,7 @@ class YamlReader {
  private:
   struct Context {
     std::string file;
-    std::vector<std::string> overridden;
+    std::vector<Overridden> overridden;
   };
   YamlReader(std::shared_ptr<const Context> context, YAML::Node node, std::string path, int line);
 

@@ -101,9 +101,8 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       GroupFit g = fit_group(v.rows, v.cases, table, network, *backend);
       if (g.fitted) {
         char line[96];
-        std::snprintf(line, sizeof line, " %zu rows, rms error %.1f%% -> %.1f%%\n", g.rows.size(),
-                      100 * calibration::rms(g.fit.start_errors),
-                      100 * calibration::rms(g.fit.fitted_errors));
+        std::snprintf(line, sizeof line, " %zu rows, error %.1f%% -> %.1f%% (fitted rows)\n", g.rows.size(),
+                      calibration::mape(g.fit.start_residuals), calibration::mape(g.fit.fitted_residuals));
         progress << line;
       } else {
         progress << " none (" << g.reason << ")\n";
@@ -114,7 +113,7 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
         const Cluster& own = v.cases[i].scenario.cluster;
         v.calibrated[i] =
             predict_case(v.rows[i], v.cases[i],
-                         g.fitted ? calibration::with_constants(own, g.fit.fitted) : own, *backend);
+                         g.fitted ? calibration::apply_fit(g.fit, own) : own, *backend);
       }
       v.fits.push_back(std::move(g));
     }

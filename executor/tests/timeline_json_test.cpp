@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/timeline_json.h"
 
 namespace scalecast {
@@ -32,6 +33,7 @@ Schedule two_iterations() {
     a.name = "allreduce #0";
     a.iteration = it;
     a.bytes = 4096;
+    a.algorithm = &collectives::allreduce_algorithm("ring");
     a.deps = {c.id};
     s.tasks.push_back(a);
   }

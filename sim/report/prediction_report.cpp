@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "sim/csv.h"
 #include "sim/report/text_table.h"
 
 namespace scalecast {
@@ -23,13 +24,13 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
 
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
-         "efficiency,compute_s,exposed_comm_s,backend,sample_unit\n";
+         "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides\n";
   for (const auto& r : rows)
     out << r.scenario << ',' << r.model << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
         << r.batch_per_gpu << ',' << fmt("%.6f", r.iteration_s) << ',' << fmt("%.3f", r.throughput)
         << ',' << fmt("%.4f", r.speedup) << ',' << fmt("%.4f", r.efficiency) << ','
         << fmt("%.6f", r.compute_s) << ',' << fmt("%.6f", r.exposed_comm_s) << ',' << r.backend
-        << ',' << r.sample_unit << '\n';
+        << ',' << r.sample_unit << ',' << csv_field(r.overrides) << '\n';
 }
 
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
@@ -48,7 +49,8 @@ void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
                  {"efficiency", r.efficiency},
                  {"compute_s", r.compute_s},
                  {"exposed_comm_s", r.exposed_comm_s},
-                 {"backend", r.backend}});
+                 {"backend", r.backend},
+                 {"overrides", r.overrides}});
   out << j.dump(2) << '\n';
 }
 
