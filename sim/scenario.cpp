@@ -98,7 +98,7 @@ Fabric read_fabric(const YamlReader& f) {
 // NIC and transport; starts from the transport's defaults. Needs the cluster's fabric.
 void read_network(const YamlReader& n, Cluster& c) {
   n.check_keys({"bandwidth", "transport", "latency", "efficiency", "stream_bandwidth", "streams",
-                "gpudirect", "host_staging_bandwidth", "call_overhead", "bandwidth_by_size"});
+                "gpudirect", "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
   c.nic_bandwidth = n.require("bandwidth").rate(Bound::positive());
   c.transport = parse_transport(n.require("transport").choice("a transport", {"tcp", "rdma"}));
   TransportParams& p = c.net;
@@ -108,6 +108,8 @@ void read_network(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(Bound::non_negative());
   if (auto v = n.optional("streams")) p.streams = v->integer(1);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(Bound::non_negative());
+  if (auto v = n.optional("connections"))
+    p.in_order_connections = v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
   if (auto v = n.optional("bandwidth_by_size")) {
     // {SIZE: SHARE, ...}: the share of the bulk rate a transfer of that size reaches.
     std::vector<std::pair<double, double>> anchors;

@@ -30,7 +30,8 @@ ordered_json cluster_json(const Cluster& c) {
             {"streams", c.net.streams},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
             {"call_overhead_s", c.net.call_overhead_s},
-            {"size_curve", c.net.size_curve.anchors()}}},
+            {"size_curve", c.net.size_curve.anchors()},
+            {"in_order_connections", c.net.in_order_connections}}},
           {"topology",
            {{"kind", to_string(c.topology.kind)},
             {"nodes_per_leaf", c.topology.nodes_per_leaf},
@@ -120,6 +121,7 @@ Cluster cluster_from(const Reader& r, const json& j) {
   c.net.streams = r.get<int>(n, "streams", wn);
   c.net.host_staging_bandwidth = r.non_negative(n, "host_staging_bandwidth_Bps", wn);
   c.net.call_overhead_s = r.non_negative(n, "call_overhead_s", wn);
+  c.net.in_order_connections = r.get<bool>(n, "in_order_connections", wn);
   try {
     c.net.size_curve = SizeCurve(r.get<std::vector<std::pair<double, double>>>(n, "size_curve", wn));
   } catch (const std::invalid_argument& e) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <queue>
@@ -81,7 +82,10 @@ class Simulation {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) next_part(id);
+      for (int id : ps_.links().advance(now_)) {
+        network_done(id);
+        next_part(id);
+      }
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         const auto [time, kind, id] = events_.top();
@@ -114,6 +118,10 @@ class Simulation {
  private:
   // At one instant: readiness first, then transfers moving on, then ends.
   enum Kind { kReady = 0, kNextPart = 1, kStageDone = 2, kFinish = 3 };
+  struct Connection {
+    std::deque<int> waiting;
+    bool busy = false;
+  };
 
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {
@@ -156,11 +164,37 @@ class Simulation {
         stream_queue_.push_back(id);
         start_stream();
         break;
-      case Part::network: ps_.start(t); break;
+      case Part::network: start_network(t); break;
       case Part::latency: events_.push({now_ + ps_.path().latency_s, kNextPart, id}); break;
       case Part::done: events_.push({now_, kFinish, id}); break;
       case Part::overhead: break;
     }
+  }
+
+  // In-order connections carry one transfer at a time per server and direction, in arrival
+  // order (every node's connection alike); shared ones start each at once.
+  void start_network(const Task& t) {
+    if (!s_.cluster.net.in_order_connections) {
+      ps_.start(t);
+      return;
+    }
+    Connection& c = connections_[{t.server, t.op == CommOp::push}];
+    c.waiting.push_back(t.id);
+    if (!c.busy) next_on_connection(c);
+  }
+
+  void next_on_connection(Connection& c) {
+    c.busy = !c.waiting.empty();
+    if (!c.busy) return;
+    ps_.start(s_.tasks[c.waiting.front()]);
+    c.waiting.pop_front();
+  }
+
+  // The transfer's network part ended: its connection may carry the next one.
+  void network_done(int id) {
+    if (!s_.cluster.net.in_order_connections) return;
+    const Task& t = s_.tasks[id];
+    next_on_connection(connections_[{t.server, t.op == CommOp::push}]);
   }
 
   // The node's NCCL stream runs one stage at a time, first come first served.
@@ -180,6 +214,7 @@ class Simulation {
   PsNetwork ps_;
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
+  std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
   // (time, kind, task), earliest first
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
                       std::greater<>>
