@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/input_error.h"
+#include "sim/report/text_table.h"
 #include "sim/units.h"
 
 namespace scalecast::cli {
@@ -69,7 +70,7 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 
 WorkLimits LimitOptions::limits() const {
   WorkLimits l;
-  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + std::to_string(max_events));
+  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + fmt("%g", max_events));
   l.max_events = max_events;
   try {
     l.max_memory_bytes = units::parse_bytes(max_memory);

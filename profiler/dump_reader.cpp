@@ -201,7 +201,7 @@ class Parser {
       }
       ++i;
     }
-    if (!is_utf8(out)) fail("text in UTF-8, got " + quote_input(field));
+    if (!is_utf8(out)) fail("expected text in UTF-8, got " + quote_input(field));
     return out;
   }
 

@@ -2,6 +2,7 @@
 // row per layer in forward order. Any malformed or truncated row is an error naming its line.
 #include "sim/profile_csv.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -143,7 +144,9 @@ Profile parse_profile_csv(const std::string& text, const std::string& path) {
     layer.grads = row_grads(r, layer.name, tensors, bytes, listed);
     profile.workload.layers.push_back(std::move(layer));
   }
-  if (header.empty()) throw ProfileError(path + ":" + std::to_string(line_no) + ": header: expected a CSV header, got an empty profile");
+  if (header.empty())
+    throw ProfileError(path + ":" + std::to_string(std::max(1, line_no)) +
+                       ": header: expected a CSV header, got an empty profile");
   if (profile.workload.layers.empty())
     throw ProfileError(path + ":" + std::to_string(line_no) + ": row: expected at least one layer, got none");
   if (!(profile.workload.compute_s() > 0))

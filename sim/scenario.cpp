@@ -219,7 +219,7 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
 
 // The line a second document begins on: its first node's, or for an empty one the last '---'.
 int second_document_line(const YAML::Node& document, const std::string& text) {
-  if (document.Mark().line >= 0) return document.Mark().line + 1;
+  if (!document.IsNull() && document.Mark().line >= 0) return document.Mark().line + 1;
   int line = 1, separator = 1;
   std::istringstream lines(text);
   for (std::string l; std::getline(lines, l); ++line)

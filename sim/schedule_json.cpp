@@ -62,6 +62,9 @@ ordered_json strategy_json(const Strategy& s) {
           {"node_local_reduce", s.node_local_reduce}};
 }
 
+// Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
+constexpr int kMaxLayer = std::numeric_limits<int>::max() - 1;
+
 const std::vector<std::string> kTaskKeys = {"id", "kind", "name", "iteration", "deps"};
 const std::vector<std::string> kComputeKeys = {"layer", "duration_s"};
 const std::vector<std::string> kCommKeys = {"op",       "algorithm", "bytes",  "first_layer", "last_layer",
@@ -180,7 +183,7 @@ std::vector<CommOp> ops_of(Aggregation a) {
 
 class TaskReader {
  public:
-  TaskReader(const Schedule& s, int tasks) : s_(s), tasks_(tasks), servers_(s.cluster.ps.count(s.cluster.nodes, s.gpus())) {}
+  explicit TaskReader(const Schedule& s) : s_(s), servers_(s.cluster.ps.count(s.cluster.nodes, s.gpus())) {}
 
   Task read(const JsonReader& j, int index) const {
     Task t;
@@ -200,7 +203,7 @@ class TaskReader {
       read_comm(j, t);
     } else {
       t.layer = t.kind == TaskKind::optimizer ? j.require("layer").integer(-1, -1)
-                                               : j.require("layer").integer(0, tasks_ - 1);
+                                               : j.require("layer").integer(0, kMaxLayer);
       t.duration_s = j.require("duration_s").number(ranges::compute_time());
     }
     return t;
@@ -217,8 +220,10 @@ class TaskReader {
     else if (j.has("algorithm"))
       j.require("algorithm").fail("no algorithm on a " + to_string(t.op));
     t.bytes = j.require("bytes").number(ranges::size_or_none());
-    t.first_layer = j.require("first_layer").integer(0, tasks_ - 1);
-    t.last_layer = j.require("last_layer").integer(t.first_layer, tasks_ - 1);
+    t.first_layer = j.require("first_layer").integer(0, kMaxLayer);
+    const JsonReader last = j.require("last_layer");
+    t.last_layer = last.integer(0, kMaxLayer);
+    if (t.last_layer < t.first_layer) last.fail("a layer no lower than first_layer (" + std::to_string(t.first_layer) + ")");
     t.tensors = j.require("tensors").integer(0, static_cast<int>(ranges::kMaxTensors));
     t.priority = j.require("priority").integer(0, std::numeric_limits<int>::max());
     const bool ps = t.op == CommOp::push || t.op == CommOp::pull;
@@ -227,7 +232,6 @@ class TaskReader {
   }
 
   const Schedule& s_;
-  int tasks_;
   int servers_;
 };
 
@@ -281,7 +285,7 @@ Schedule read_schedule(const JsonReader& j) {
     gpus.fail(std::to_string(s.gpus()) + " (cluster nodes x gpus_per_node)");
   const JsonReader tasks = j.require("tasks");
   const int count = static_cast<int>(std::min<std::size_t>(tasks.size(), std::numeric_limits<int>::max()));
-  const TaskReader reader(s, count);
+  const TaskReader reader(s);
   for (int i = 0; i < count; ++i) s.tasks.push_back(reader.read(tasks.item(static_cast<std::size_t>(i)), i));
   check_consistency(j, s);
   return s;

@@ -23,12 +23,12 @@ Split split_number(std::string_view text, std::string_view what) {
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr == text.data())
+  if (ec == std::errc::result_out_of_range)
+    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
+  if (ec != std::errc() || ptr == text.data() || !std::isfinite(value))  // "nan" and "inf" are no quantity
     throw UnitError("expected " + std::string(what) + ", got " + quote_input(text));
   std::string unit(ptr, text.data() + text.size());
   while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  if (!std::isfinite(value))
-    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
   return {value, unit};
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/units.h"
+
 namespace scalecast {
 namespace {
 
@@ -15,12 +17,6 @@ constexpr double kBytesPerTask = 512;
 std::string figure(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
-std::string memory(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / (1ull << 30));
   return buf;
 }
 
@@ -61,8 +57,8 @@ void check_work(const WorkEstimate& e, const WorkLimits& limits, const std::stri
     throw WorkLimitError(what + ": about " + figure(events) + " events (" + e.basis + "), more than the limit of " +
                          figure(limits.max_events) + "; raise it with --max-events N");
   if (e.memory_bytes > limits.max_memory_bytes)
-    throw WorkLimitError(what + ": about " + memory(e.memory_bytes) + " of memory (" + e.basis +
-                         "), more than the limit of " + memory(limits.max_memory_bytes) +
+    throw WorkLimitError(what + ": about " + units::format_bytes(e.memory_bytes) + " of memory (" + e.basis +
+                         "), more than the limit of " + units::format_bytes(limits.max_memory_bytes) +
                          "; raise it with --max-memory SIZE");
 }
 

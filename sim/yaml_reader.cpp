@@ -59,8 +59,8 @@ std::string YamlReader::location(const std::string& path, int line) const {
 
 std::string YamlReader::describe_value() const {
   if (!node_.IsDefined() || node_.IsNull()) return "nothing";
-  if (node_.IsMap()) return "a map";
-  if (node_.IsSequence()) return "a list";
+  if (node_.IsMap()) return node_.size() == 0 ? "an empty map" : "a map";
+  if (node_.IsSequence()) return node_.size() == 0 ? "an empty list" : "a list";
   return quote_input(node_.Scalar());
 }
 

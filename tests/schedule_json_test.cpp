@@ -64,9 +64,9 @@ TEST(ScheduleJson, RefusesWhatNoBackendCanRun) {
   expect_refused([&](auto& j) { push(j)["server"] = 99; }, "/server: expected an integer in [0, 1], got '99'");
   expect_refused([&](nlohmann::json& j) { pull(j)["server"] = 1 - pull(j)["server"].get<int>(); },
                  "/deps: expected one push of the same server and bytes");
-  expect_refused([&](auto& j) { push(j)["last_layer"] = 40; }, "/last_layer: expected an integer in");
+  expect_refused([&](auto& j) { push(j)["last_layer"] = 40; }, "/last_layer: expected a layer that compute tasks have (< 4), got '40'");
   expect_refused([&](auto& j) { push(j)["first_layer"] = 3; push(j)["last_layer"] = 2; },
-                 "/last_layer: expected an integer in [3,");
+                 "/last_layer: expected a layer no lower than first_layer (3), got '2'");
   expect_refused([&](auto& j) { push(j)["op"] = "allreduce"; }, "/op: expected an operation of parameter-server");
   expect_refused([&](auto& j) { push(j)["bytes"] = 1e300; }, "/bytes: expected a number in [0, 1 PB]");
   expect_refused([](auto& j) { j["tasks"][0]["id"] = 0.5; }, "/tasks/0/id: expected an integer");

@@ -2,6 +2,7 @@
 // and typed getters whose errors name the file, line and column.
 #include "validation/csv.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 
@@ -86,6 +87,10 @@ CsvFile::CsvFile(const std::string& path) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
+    // Quotes come in pairs ("" inside a quoted field is one quote): an odd count leaves a field open.
+    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
+      throw DataError(path + ":" + std::to_string(number) + ": expected a closing quote, got a field left open: " +
+                      quote_input(line));
     std::vector<std::string> fields = split_csv_line(line);
     if (header_.empty()) {
       header_ = fields;
