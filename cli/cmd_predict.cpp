@@ -40,6 +40,7 @@ int run(const std::vector<std::string>& args) {
   std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, methods;
   std::vector<int> gpus;
+  LimitOptions limits;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
@@ -51,6 +52,7 @@ int run(const std::vector<std::string>& args) {
       ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)");
   std::string cluster_file;
   add_scenario_options(opts, sets, cluster_file);
+  add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
@@ -64,25 +66,28 @@ int run(const std::vector<std::string>& args) {
     if (!gpus.empty()) s.gpus = gpus;
     for (const auto& m : s.methods) make_preset(m);
     for (int g : s.gpus) nodes_for(s.cluster, g);
+    const WorkLimits work = limits.limits();
     if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
     const BuiltWorkload w = build_workload(s);
     std::vector<PredictionRow> rows;
+    OutputFiles files;
     for (const auto& m : s.methods)
       for (int g : s.gpus) {
-        PredictionRun r = predict(s, w.workload, m, g, *backend);
+        PredictionRun r = predict(s, w.workload, m, g, *backend, work);
         if (!trace.empty())
-          write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
+          write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())
-          write_output(timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+          write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
         r.row.overrides = input.overrides;
         rows.push_back(std::move(r.row));
       }
-    write_output(output, [&](std::ostream& o) {
+    write_output(files, output, [&](std::ostream& o) {
       if (format == "table") describe(o, s, w, input);
       write_rows(o, rows, format);
     });
+    files.commit();
     return 0;
   });
 }

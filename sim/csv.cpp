@@ -2,9 +2,11 @@
 // checked against it, and typed getters whose errors name the file, line and column.
 #include "sim/csv.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <fstream>
+
+#include "sim/input_text.h"
 
 namespace scalecast {
 
@@ -33,21 +35,13 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return fields;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 CsvRecord::CsvRecord(std::shared_ptr<const CsvLayout> layout, int line,
                      std::vector<std::string> fields)
     : layout_(std::move(layout)), line_(line), fields_(std::move(fields)) {}
 
 void CsvRecord::fail(const std::string& column, const std::string& expected) const {
   const auto it = layout_->columns.find(column);
-  const std::string got =
-      it == layout_->columns.end() ? "no such column" : "'" + fields_[it->second] + "'";
+  const std::string got = it == layout_->columns.end() ? "no such column" : quote_input(fields_[it->second]);
   throw CsvError(layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
                   expected + ", got " + got);
 }
@@ -64,22 +58,21 @@ const std::string& CsvRecord::non_empty(const std::string& column) const {
   return value;
 }
 
-int CsvRecord::integer(const std::string& column, int min) const {
+int CsvRecord::integer(const std::string& column, int min, int max) const {
   const std::string& value = text(column);
   int out = 0;
   const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (ec != std::errc() || ptr != value.data() + value.size() || out < min)
-    fail(column, "a whole number >= " + std::to_string(min));
+  if (ec != std::errc() || ptr != value.data() + value.size() || out < min || out > max)
+    fail(column, "a whole number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return out;
 }
 
-double CsvRecord::number(const std::string& column, double min, bool strict) const {
+double CsvRecord::number(const std::string& column, const Bound& bound) const {
   const std::string& value = text(column);
   double out = 0;
   const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  const bool in_range = strict ? out > min : out >= min;
-  if (ec != std::errc() || ptr != value.data() + value.size() || !std::isfinite(out) || !in_range)
-    fail(column, std::string("a number ") + (strict ? "> " : ">= ") + std::to_string(min));
+  if (ec != std::errc() || ptr != value.data() + value.size() || !bound.contains(out))
+    fail(column, "a number " + bound.describe());
   return out;
 }
 
@@ -94,13 +87,17 @@ CsvFile::CsvFile(const std::string& path) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
+    // Quotes come in pairs ("" inside a quoted field is one quote): an odd count leaves a field open.
+    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
+      throw CsvError(path + ":" + std::to_string(number) + ": expected a closing quote, got a field left open: " +
+                      quote_input(line));
     std::vector<std::string> fields = split_csv_line(line);
     if (header_.empty()) {
       header_ = fields;
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (!layout->columns.emplace(fields[i], i).second)
           throw CsvError(path + ":" + std::to_string(number) +
-                          ": expected unique column names, got '" + fields[i] + "' twice");
+                          ": expected unique column names, got " + quote_input(fields[i]) + " twice");
       }
       continue;
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/input_error.h"
+#include "sim/ranges.h"
 
 namespace scalecast {
 
@@ -34,9 +35,8 @@ class CsvRecord {
   // The field as text; throws if the column is missing from the header.
   const std::string& text(const std::string& column) const;
   const std::string& non_empty(const std::string& column) const;
-  int integer(const std::string& column, int min) const;
-  // A finite number >= min (or > min when `strict`).
-  double number(const std::string& column, double min, bool strict) const;
+  int integer(const std::string& column, int min, int max) const;
+  double number(const std::string& column, const Bound& bound) const;
   // Throws a DataError "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
   [[noreturn]] void fail(const std::string& column, const std::string& expected) const;
 
@@ -61,7 +61,5 @@ class CsvFile {
 
 // Splits one CSV line; fields may be double-quoted ("" inside quotes is one quote).
 std::vector<std::string> split_csv_line(const std::string& line);
-// Quotes a field for CSV output when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text);
 
 }  // namespace scalecast

@@ -7,6 +7,7 @@
 #include "sim/backend.h"
 #include "sim/scenario.h"
 #include "sim/steady_state.h"
+#include "sim/work_estimate.h"
 #include "sim/workload_builder.h"
 
 namespace scalecast {
@@ -29,10 +30,12 @@ struct PredictionRun {
   Timeline timeline;
 };
 
-// The schedule of one (method, gpus) run of a scenario.
+// The schedule of one (method, gpus) run of a scenario; throws WorkLimitError before building
+// one larger than the limits allow.
 Schedule schedule_for(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus);
+                      int gpus, const WorkLimits& limits = {});
+// Also refuses a run whose backend would exceed the limits, before it starts.
 PredictionRun predict(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus, const Backend& backend);
+                      int gpus, const Backend& backend, const WorkLimits& limits = {});
 
 }  // namespace scalecast

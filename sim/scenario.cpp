@@ -2,6 +2,7 @@
 // GPU counts) after applying --set overrides, and derives each run's nodes and strategy.
 #include "sim/scenario.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/ranges.h"
 #include "sim/yaml_reader.h"
 
 namespace scalecast {
@@ -43,6 +45,18 @@ std::vector<std::string> method_names() {
   return names;
 }
 
+// A zoo model must be buildable with the sizes given: an image too small for a network's
+// downsampling, or a sequence longer than its positions, is refused at the option's line.
+void check_zoo_options(const YamlReader& m, const ModelSettings& s) {
+  try {
+    zoo::build_model(s.name, s.options);
+  } catch (const std::invalid_argument& e) {
+    const bool images = zoo::build_model(s.name, {}).sample_unit == "images";
+    const auto option = m.optional(images ? "image_size" : "seq_len");
+    (option ? *option : m).fail("sizes " + s.name + " can be built with (" + e.what() + ")");
+  }
+}
+
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer"});
@@ -57,15 +71,16 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   } else {
     s.name = m.require("name").choice("a zoo model", model_names());
   }
-  s.batch_per_gpu = m.require("batch_per_gpu").integer(1);
-  if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1);
-  if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1);
-  if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1);
+  s.batch_per_gpu = m.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
+  if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1, ranges::kMaxSequence);
+  if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);
+  if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);
   if (auto v = m.optional("precision")) {
     s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16"}));
     if (s.precision == Precision::fp16) s.options.bytes_per_element = 2;
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
+  if (s.profile.empty()) check_zoo_options(m, s);
   return s;
 }
 
@@ -74,10 +89,10 @@ ComputeSettings read_gpu(const YamlReader& g) {
   ComputeSettings s;
   s.gpu = g.require("type").choice("a GPU", gpu_names());
   if (auto v = g.optional("single_gpu_throughput"))
-    s.single_gpu_throughput = v->number(Bound::positive());
+    s.single_gpu_throughput = v->number(ranges::throughput());
   if (auto v = g.optional("compute_efficiency"))
-    s.compute_efficiency = v->number(Bound::fraction());
-  if (auto v = g.optional("memory_efficiency")) s.memory_efficiency = v->number(Bound::fraction());
+    s.compute_efficiency = v->number(ranges::efficiency());
+  if (auto v = g.optional("memory_efficiency")) s.memory_efficiency = v->number(ranges::efficiency());
   return s;
 }
 
@@ -88,10 +103,10 @@ Fabric read_fabric(const YamlReader& f) {
   if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
   f.check_keys({"kind", "bandwidth", "latency", "bridge_bandwidth"});
   Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
-  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(Bound::positive());
-  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(Bound::non_negative());
+  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
+  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(ranges::latency());
   if (auto v = f.optional("bridge_bandwidth"))
-    fabric.bridge_bandwidth = v->rate(Bound::non_negative());
+    fabric.bridge_bandwidth = v->rate(ranges::rate_or_none());
   return fabric;
 }
 
@@ -99,29 +114,33 @@ Fabric read_fabric(const YamlReader& f) {
 void read_network(const YamlReader& n, Cluster& c) {
   n.check_keys({"bandwidth", "transport", "latency", "efficiency", "stream_bandwidth", "streams",
                 "gpudirect", "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
-  c.nic_bandwidth = n.require("bandwidth").rate(Bound::positive());
+  c.nic_bandwidth = n.require("bandwidth").rate(ranges::rate());
   c.transport = parse_transport(n.require("transport").choice("a transport", {"tcp", "rdma"}));
   TransportParams& p = c.net;
   p = default_transport_params(c.transport);
-  if (auto v = n.optional("latency")) p.latency_s = v->duration(Bound::non_negative());
-  if (auto v = n.optional("efficiency")) p.efficiency = v->number(Bound::fraction());
-  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(Bound::non_negative());
-  if (auto v = n.optional("streams")) p.streams = v->integer(1);
-  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(Bound::non_negative());
+  if (auto v = n.optional("latency")) p.latency_s = v->duration(ranges::latency());
+  if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
+  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
+  if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
+  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("connections"))
     p.in_order_connections = v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
   if (auto v = n.optional("bandwidth_by_size")) {
     // {SIZE: SHARE, ...}: the share of the bulk rate a transfer of that size reaches.
     std::vector<std::pair<double, double>> anchors;
     for (const auto& [size, share] : v->entries("a map of transfer sizes to shares of the bulk rate"))
-      anchors.emplace_back(size.bytes(Bound::positive()), share.number(Bound::fraction()));
-    p.size_curve = SizeCurve(anchors);
+      anchors.emplace_back(size.bytes(ranges::size()), share.number(ranges::efficiency()));
+    try {
+      p.size_curve = SizeCurve(anchors);
+    } catch (const std::invalid_argument& e) {
+      v->fail(e.what());
+    }
   }
   const auto gpudirect = n.optional("gpudirect");
   const bool direct = gpudirect && gpudirect->boolean();
   if (gpudirect) p.host_staging_bandwidth = direct ? 0 : c.fabric.link_bandwidth;
   if (auto v = n.optional("host_staging_bandwidth")) {
-    p.host_staging_bandwidth = v->rate(Bound::non_negative());
+    p.host_staging_bandwidth = v->rate(ranges::rate_or_none());
     if (direct && p.host_staging_bandwidth > 0)
       v->fail("no host staging bandwidth when gpudirect is true");
   }
@@ -141,9 +160,9 @@ Topology read_topology(const YamlReader& t) {
     return topology;
   }
   t.check_keys({"kind", "nodes_per_leaf", "oversubscription"});
-  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(1);
+  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(1, ranges::kMaxGpus);
   if (auto v = t.optional("oversubscription"))
-    topology.oversubscription = v->number(Bound::at_least(1));
+    topology.oversubscription = v->number(ranges::oversubscription());
   return topology;
 }
 
@@ -151,9 +170,9 @@ ParameterServers read_parameter_servers(const YamlReader& p) {
   p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
   ParameterServers ps;
   ps.placement = parse_placement(p.require("placement").choice("a placement", {"dedicated", "colocated"}));
-  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1);
-  if (auto v = p.optional("servers")) ps.servers = v->integer(1);
-  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(Bound::positive());
+  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
+  if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
+  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
   return ps;
 }
 
@@ -161,7 +180,7 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   c.check_keys({"gpus_per_node", "fabric", "network", "topology", "parameter_server"});
   Cluster cluster;
   cluster.gpu = gpu;
-  cluster.gpus_per_node = c.require("gpus_per_node").integer(1);
+  cluster.gpus_per_node = c.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
@@ -174,17 +193,17 @@ StrategyOverrides read_strategy(const YamlReader& s) {
                 "credit", "call_overhead"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
-  if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(Bound::positive());
-  if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(Bound::non_negative());
+  if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(ranges::cycle());
+  if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(ranges::latency());
   return o;
 }
 
 std::vector<int> read_gpus(const YamlReader& list, int per_node) {
-  std::vector<int> gpus = list.int_list(1);
+  std::vector<int> gpus = list.int_list(1, ranges::kMaxGpus);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     if (gpus[i] > per_node && gpus[i] % per_node != 0)
       list.item(i).fail("a multiple of gpus_per_node (" + std::to_string(per_node) +
@@ -207,21 +226,35 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
   s.methods = root.require("methods").choice_list("a method", method_names());
   s.gpus = read_gpus(root.require("gpus"), s.cluster.gpus_per_node);
-  if (auto v = root.optional("iterations")) s.iterations = v->integer(2);
+  if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   return s;
+}
+
+// The line a second document begins on: its first node's, or for an empty one the last '---'.
+int second_document_line(const YAML::Node& document, const std::string& text) {
+  if (!document.IsNull() && document.Mark().line >= 0) return document.Mark().line + 1;
+  int line = 1, separator = 1;
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l); ++line)
+    if (l.starts_with("---")) separator = line;
+  return separator;
 }
 
 // Parses the text; it must hold a map. Throws ScenarioError or YamlError.
 YAML::Node load_yaml(const std::string& text, const std::string& path) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) +
+    throw ScenarioError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) +
                         ": expected valid YAML, got a syntax error (" + e.msg + ")");
   }
-  if (root.IsNull())
+  if (documents.size() > 1)
+    throw ScenarioError(path + ":" + std::to_string(second_document_line(documents[1], text)) +
+                        ": expected one YAML document, got a second one (a line '---' starts it)");
+  if (documents.empty() || documents[0].IsNull())
     throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
+  const YAML::Node root = documents[0];
   if (!root.IsMap()) YamlReader(root, path).fail("a map of scenario keys");
   return root;
 }
@@ -312,7 +345,10 @@ Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrid
 
 int nodes_for(const Cluster& cluster, int gpus) {
   const int per_node = cluster.gpus_per_node;
-  if (gpus <= 0 || per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
+  if (gpus <= 0 || gpus > ranges::kMaxGpus)
+    throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs: expected a GPU count in [1, " +
+                                std::to_string(ranges::kMaxGpus) + "]");
+  if (per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
     throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs on nodes of " +
                                 std::to_string(per_node) + " GPUs: expected a multiple of " +
                                 "gpus_per_node or fewer GPUs than one node");

@@ -46,9 +46,8 @@ struct TimelineFile {
 // One event as timeline files and the messages between processes (the SimGrid child, the
 // executor's ranks) carry it: {task, rank, track, start_s, end_s}.
 nlohmann::ordered_json event_to_json(const TimelineEvent& event);
-// Strict: throws TimelineError naming `source` and the event `where` it is; task ids below `tasks`.
-TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source,
-                              const std::string& where);
+// Strict: throws TimelineError naming `source` and the field; task ids below `tasks`.
+TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source);
 
 // Format "scalecast-timeline": backend, scenario/model/method/gpus/nodes/iterations, notes, the
 // tasks (id, kind, name, iteration; op and bytes for comm tasks, the algorithm of all-reduces),
@@ -56,7 +55,9 @@ TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::str
 // in order).
 void write_timeline_json(std::ostream& out, const Schedule& schedule, const Timeline& timeline);
 TimelineFile timeline_file(const Schedule& schedule, const Timeline& timeline);
-// Strict: format, version, every field, task ids in order, events naming existing tasks.
+// Strict: format, version, every field in its range, task ids in order, a task in every
+// iteration, events naming existing tasks, commits of communication tasks.
+TimelineFile timeline_from_json(const nlohmann::json& json, const std::string& source);
 TimelineFile read_timeline_json(const std::string& path);
 
 }  // namespace scalecast

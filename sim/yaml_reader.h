@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/input_error.h"
+#include "sim/ranges.h"
 
 namespace scalecast {
 
@@ -19,21 +20,6 @@ namespace scalecast {
 class YamlError : public SourceError {
  public:
   using SourceError::SourceError;
-};
-
-// The interval a number must lie in, and the words that say so in an error.
-struct Bound {
-  double min = 0;
-  bool min_inclusive = true;
-  double max = 0;  // inclusive; infinity for none
-
-  static Bound positive();      // > 0
-  static Bound non_negative();  // >= 0
-  static Bound fraction();      // 0 < x <= 1
-  static Bound at_least(double min);
-
-  bool contains(double x) const;
-  std::string describe() const;  // "> 0", ">= 0", "in (0, 1]", ">= 1"
 };
 
 // Reads one node of a YAML document, knowing its file, key path and line for errors.
@@ -62,9 +48,9 @@ class YamlReader {
   std::vector<std::pair<YamlReader, YamlReader>> entries(const std::string& expected) const;
 
   // This value read as one type; anything else throws.
-  std::string string() const;  // a non-empty scalar
+  std::string string() const;  // a non-empty scalar of UTF-8 text
   std::string choice(const std::string& what, const std::vector<std::string>& known) const;
-  int integer(int min) const;
+  int integer(int min, int max) const;
   double number(Bound bound) const;
   bool boolean() const;
   double duration(Bound bound) const;  // sim/units.h, strict
@@ -74,7 +60,7 @@ class YamlReader {
   std::vector<std::string> string_list() const;
   std::vector<std::string> choice_list(const std::string& what,
                                        const std::vector<std::string>& known) const;
-  std::vector<int> int_list(int min) const;
+  std::vector<int> int_list(int min, int max) const;
   YamlReader item(std::size_t index) const;  // list entry, key path "KEY[index]"
 
   // Throws "LOCATION: KEY.PATH: expected EXPECTED, got 'VALUE'" for this node.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/prediction.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -17,12 +18,15 @@ RowPrediction predict_case(const MeasuredRow& row, const Case& c, const Cluster&
   if (!c.expressible) return {};
   Scenario s = c.scenario;
   s.cluster = cluster;
+  const std::string where = row.file + ":" + std::to_string(row.line) + " (" + row_label(row) + ", " +
+                            backend.name() + "): ";
   try {
     return {true,
             predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
+  } catch (const InputError& e) {
+    throw DataError(where + e.what());  // a row too large to predict: bad input, exit code 2
   } catch (const std::exception& e) {
-    throw std::runtime_error(row.file + ":" + std::to_string(row.line) + " (" + row_label(row) +
-                             ", " + backend.name() + "): " + e.what());
+    throw std::runtime_error(where + e.what());
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "sim/csv.h"
 #include "validation/data_error.h"

@@ -4,6 +4,7 @@
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/csv.h"
+#include "sim/ranges.h"
 
 namespace scalecast::calibration {
 
@@ -20,10 +21,10 @@ std::vector<CollectiveSample> read_sweep_csv(const std::string& path) {
     const std::string& op = r.non_empty("op");
     if (op != "allreduce" && op != "sendrecv") r.fail("op", "allreduce or sendrecv");
     s.op = collectives::parse_collective_op(op);
-    s.nodes = r.integer("ranks", 2);
+    s.nodes = r.integer("ranks", 2, ranges::kMaxGpus);
     s.gpus_per_node = 1;
-    s.bytes = r.number("bytes", 0, true);
-    s.time_s = r.number("time_s", 0, true);
+    s.bytes = r.number("bytes", ranges::size());
+    s.time_s = r.number("time_s", {0, false, 3600, false, "in (0, 1 h]"});
     const std::string& impl = r.non_empty("implementation");
     if (s.op == collectives::CollectiveOp::all_reduce) {
       // Gloo's own all-reduce (--reference) is its ring algorithm.

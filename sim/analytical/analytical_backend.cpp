@@ -28,10 +28,14 @@ class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
       : links_info_(l), path_(ps_path(s, l)), capacities_(ps_capacities(l)),
-        links_(make_links(capacities_, std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus())))) {}
+        servers_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))),
+        links_(make_links(capacities_, servers_)) {}
 
   // Starts the network part of a push or pull as a fluid flow.
   void start(const Task& t) {
+    if (t.server < 0 || t.server >= servers_)
+      throw std::out_of_range("analytical backend: task " + std::to_string(t.id) + " names parameter server " +
+                              std::to_string(t.server) + " of " + std::to_string(servers_));
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
     if (path_.fabric_weight > 0) uses.push_back({push ? 1 : 0, path_.fabric_weight});
@@ -63,6 +67,7 @@ class PsNetwork {
   const LinkCapacities& links_info_;
   PsPath path_;
   PsCapacities capacities_;
+  int servers_;
   FairShareLinks links_;
 };
 
@@ -80,12 +85,17 @@ class Simulation {
     constexpr double kNever = std::numeric_limits<double>::infinity();
     while (!events_.empty() || ps_.links().active()) {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
+      const double before = now_;
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) {
+      const std::vector<int> completed = ps_.links().advance(now_);
+      for (int id : completed) {
         network_done(id);
         next_part(id);
       }
+      // Time moves on, or something happens at this instant: otherwise the loop would spin.
+      if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_))
+        throw std::logic_error("analytical backend: time stopped advancing at " + std::to_string(now_) + " s");
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         const auto [time, kind, id] = events_.top();
@@ -226,6 +236,16 @@ class Simulation {
 
 Timeline AnalyticalBackend::run(const Schedule& schedule) const {
   return Simulation(schedule).run();
+}
+
+RunCost AnalyticalBackend::cost(const Schedule& s) const {
+  constexpr double kEventsPerTask = 4, kBytesPerTask = 64;
+  const double links = 4 + 2.0 * s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus());
+  double flows = 0;
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull)) ++flows;
+  const auto tasks = static_cast<double>(s.tasks.size());
+  return {kEventsPerTask * tasks + 2 * flows * links, kBytesPerTask * tasks + 16 * links};
 }
 
 }  // namespace scalecast

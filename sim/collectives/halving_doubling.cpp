@@ -1,6 +1,7 @@
 // Recursive halving-doubling all-reduce (Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp,
 // IJHPCA 19(1), 2005): reduce-scatter by recursive halving, all-gather by recursive doubling.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "sim/collectives/allreduce_algorithm.h"
@@ -65,10 +66,17 @@ Expansion expand(int nodes, int gpus_per_node, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int gpus_per_node, double) {
+  const int p = nodes * gpus_per_node;
+  if (p <= 1) return 0;
+  const int pow2 = largest_power_of_two(p);
+  return 2.0 * (p - pow2) + 2.0 * pow2 * std::log2(pow2);
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kHalvingDoublingAllreduce = {
     "halving-doubling",
-    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, false};
+    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, transfers, false};
 
 }  // namespace scalecast::collectives

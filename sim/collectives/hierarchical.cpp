@@ -35,10 +35,14 @@ Expansion expand(int nodes, int g, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int g, double) {
+  return 2.0 * nodes * g * (nodes + g - 2);
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kHierarchicalAllreduce = {
     "hierarchical", "intra-node reduce-scatter, inter-node ring per local index, intra-node all-gather (2D ring)",
-    cost, expand, true};
+    cost, expand, transfers, true};
 
 }  // namespace scalecast::collectives

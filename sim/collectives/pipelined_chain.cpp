@@ -9,7 +9,7 @@ namespace scalecast::collectives {
 int chain_chunks(double bytes) {
   constexpr double kChunkBytes = 512 * 1024.0;
   constexpr int kMaxChunks = 64;
-  return std::clamp(static_cast<int>(std::ceil(bytes / kChunkBytes)), 1, kMaxChunks);
+  return static_cast<int>(std::clamp(std::ceil(bytes / kChunkBytes), 1.0, double{kMaxChunks}));
 }
 
 double pipelined_chain_s(const LinkCapacities& l, double bytes) {

@@ -32,10 +32,15 @@ Expansion expand(int nodes, int gpus_per_node, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int gpus_per_node, double) {
+  const double p = static_cast<double>(nodes) * gpus_per_node;
+  return p <= 1 ? 0 : 2 * (p - 1) * p;
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kRingAllreduce = {
     "ring", "flat ring over all GPUs: 2(p-1) steps of bytes/p (NCCL's ring; Patarasuk and Yuan 2009)", cost, expand,
-    true};
+    transfers, true};
 
 }  // namespace scalecast::collectives

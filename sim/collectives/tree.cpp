@@ -76,10 +76,14 @@ Expansion expand(int nodes, int g, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int g, double bytes) {
+  return chain_chunks(bytes) * (2.0 * (g - 1) * nodes + 4.0 * (nodes - 1));
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kTreeAllreduce = {
     "tree", "NCCL's double binary tree over nodes, chains inside nodes, pipelined in chunks (Sanders et al. 2009)",
-    cost, expand, false};
+    cost, expand, transfers, false};
 
 }  // namespace scalecast::collectives

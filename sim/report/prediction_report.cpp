@@ -5,7 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "sim/csv.h"
+#include "sim/json_text.h"
+#include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 
 namespace scalecast {
@@ -26,11 +27,11 @@ void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
          "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides\n";
   for (const auto& r : rows)
-    out << r.scenario << ',' << r.model << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
+    out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
         << r.batch_per_gpu << ',' << fmt("%.6f", r.iteration_s) << ',' << fmt("%.3f", r.throughput)
         << ',' << fmt("%.4f", r.speedup) << ',' << fmt("%.4f", r.efficiency) << ','
         << fmt("%.6f", r.compute_s) << ',' << fmt("%.6f", r.exposed_comm_s) << ',' << r.backend
-        << ',' << r.sample_unit << ',' << csv_field(r.overrides) << '\n';
+        << ',' << csv_field(r.sample_unit) << ',' << csv_field(r.overrides) << '\n';
 }
 
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
@@ -51,7 +52,7 @@ void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
                  {"exposed_comm_s", r.exposed_comm_s},
                  {"backend", r.backend},
                  {"overrides", r.overrides}});
-  out << j.dump(2) << '\n';
+  out << json_text(j, 2) << "\n";
 }
 
 void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format) {
