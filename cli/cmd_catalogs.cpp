@@ -1,5 +1,6 @@
 // `scalecast models`, `gpus`, `methods` and `backends`: what the zoo, the GPU catalog, the
 // strategy presets and the backend registry hold, as tables with units.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/command.h"
@@ -8,6 +9,7 @@
 #include "sim/gpu_catalog.h"
 #include "sim/report/text_table.h"
 #include "sim/strategy.h"
+#include "sim/units.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
@@ -25,12 +27,31 @@ int no_options(const std::string& name, const std::vector<std::string>& args,
   });
 }
 
+// "layers, hidden, heads [, intermediate, tied_embeddings]": the keys a model built by shape
+// needs, then those it may take.
+std::string shape_keys(const zoo::ModelInfo& info) {
+  std::string required, optional;
+  for (const auto& key : info.shape_keys) {
+    const bool needed = std::find(info.required_shape_keys.begin(), info.required_shape_keys.end(),
+                                  key) != info.required_shape_keys.end();
+    std::string& list = needed ? required : optional;
+    list += (list.empty() ? "" : ", ") + key;
+  }
+  return required + (optional.empty() ? "" : " [, " + optional + "]");
+}
+
 int models(const std::vector<std::string>& args) {
   return no_options("models", args, [] {
     TextTable t({"model", "parameters", "grad_tensors", "grad_bytes", "forward_flops", "unit",
                  "description"},
                 {"", "", "", "MB (fp32)", "GFLOP/sample", "", ""});
+    std::string by_shape;
     for (const auto& info : zoo::list_models()) {
+      if (!info.shape_keys.empty()) {
+        t.add_row({info.name, "by shape", "", "", "", info.sample_unit, info.description});
+        by_shape += " " + info.name + " takes the model keys " + shape_keys(info) + ".\n";
+        continue;
+      }
       const Workload w = zoo::build_model(info.name, zoo::ModelOptions{});
       double flops = 0;
       for (const auto& l : w.layers) flops += l.forward_flops;
@@ -39,18 +60,22 @@ int models(const std::vector<std::string>& args) {
                  info.sample_unit, info.description});
     }
     t.write(std::cout);
-    std::cout << "(transformers at their default sequence length 128, vocabulary 30528)\n";
+    std::cout << "Transformers at sequence length 128 and their own vocabulary (BERT 30528, GPT-2 "
+                 "50257, LLaMA 32000);\na scenario sets model.seq_len and model.vocab_size.\n"
+              << by_shape
+              << "Any other model: a profile CSV as model.profile (scalecast import-trace, "
+                 "scalecast profile).\n";
   });
 }
 
 int gpus(const std::vector<std::string>& args) {
   return no_options("gpus", args, [] {
     TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
-                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GB", ""});
+                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", ""});
     for (const auto& g : gpu_catalog())
       t.add_row({g.name, g.full_name, fmt("%.2f", g.fp32_flops / 1e12), fmt("%.1f", g.tf32_flops / 1e12),
                  fmt("%.1f", g.fp16_flops / 1e12), fmt("%.0f", g.memory_bandwidth / 1e9),
-                 fmt("%.0f", g.memory_bytes / 1e9), g.source});
+                 fmt("%.0f", g.memory_bytes / units::kGiB), g.source});
     t.write(std::cout);
   });
 }

@@ -5,7 +5,9 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
+#include "sim/input_error.h"
 #include "sim/link_capacities.h"
+#include "sim/memory_fit.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/timeline_json.h"
@@ -14,7 +16,8 @@
 namespace scalecast::cli {
 namespace {
 
-void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const ScenarioInput& input) {
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m,
+              const ScenarioInput& input) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
       << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
@@ -23,6 +26,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << ")\n"
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
       << " per iteration on one GPU\n"
+      << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
@@ -35,12 +39,28 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
   out << "\n";
 }
 
+const char* const kSynopsis = R"(SCENARIO.yaml [options]
+
+The scenario's model is one of the zoo (model.name, see scalecast models; gpt and llama by
+their shape) or, for any other model, a profile CSV (model.profile, made by scalecast
+import-trace from a torch.profiler trace or by scalecast profile on a GPU). With a profile:
+  model.precision  must be the profile's "# precision:" when it records one; gradient bytes
+                   are read as elements of that precision (4 B fp32/tf32, 2 B fp16)
+  model.optimizer  must be the profile's "# optimizer:" when it records one
+  gpu.type         must be the GPU of the profile's "# gpu:" when that is a catalog GPU;
+                   measured times are never converted to another GPU or precision
+  batch_per_gpu    layer times scale linearly from the profile's "# batch_per_gpu:"
+  "# step_s:"      the step time beyond the layers' forward + backward is the optimizer
+                   step; without it, the optimizer step comes from the roofline
+Refusals name the profile's line. Memory: see docs/MODEL.md.)";
+
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, methods;
   std::vector<int> gpus;
   LimitOptions limits;
+  bool allow_oom = false;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
@@ -49,7 +69,8 @@ int run(const std::vector<std::string>& args) {
       ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
       ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
-      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)");
+      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
+      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory");
   std::string cluster_file;
   add_scenario_options(opts, sets, cluster_file);
   add_limit_options(opts, limits);
@@ -57,7 +78,7 @@ int run(const std::vector<std::string>& args) {
   pos.add("scenario", 1);
   return guarded("predict", [&] {
     po::variables_map vm;
-    if (parse_options("predict", "SCENARIO.yaml [options]", opts, pos, args, vm)) return 0;
+    if (parse_options("predict", kSynopsis, opts, pos, args, vm)) return 0;
     if (format != "table" && format != "csv" && format != "json")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
@@ -71,6 +92,11 @@ int run(const std::vector<std::string>& args) {
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
     const BuiltWorkload w = build_workload(s);
+    const MemoryFit memory = memory_fit(s, w.workload);
+    if (!memory.fits() && !allow_oom)
+      throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " +
+                        memory.gpu + ", got one that needs " + memory_summary(memory) +
+                        "; lower the batch or the precision, or pass --allow-oom");
     std::vector<PredictionRow> rows;
     OutputFiles files;
     for (const auto& m : s.methods)
@@ -80,11 +106,12 @@ int run(const std::vector<std::string>& args) {
           write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())
           write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+        r.row.memory = memory;
         r.row.overrides = input.overrides;
         rows.push_back(std::move(r.row));
       }
     write_output(files, output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w, input);
+      if (format == "table") describe(o, s, w, memory, input);
       write_rows(o, rows, format);
     });
     files.commit();

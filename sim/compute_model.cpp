@@ -45,9 +45,15 @@ void apply_roofline(Workload& workload, const GpuSpec& gpu, const ComputeModelPa
     layer.backward_s =
         std::max(bwd_flops / flops_rate, bwd_bytes / memory_rate) + params.kernel_overhead_s;
   }
-  workload.optimizer_s = static_cast<double>(workload.parameters()) *
-                             optimizer_bytes_per_parameter(params.optimizer) / memory_rate +
-                         params.kernel_overhead_s;
+  workload.optimizer_s = optimizer_step_s(workload, gpu, params);
+}
+
+double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
+                        const ComputeModelParams& params) {
+  const double memory_rate = gpu.memory_bandwidth * params.memory_efficiency;
+  return static_cast<double>(workload.parameters()) *
+             optimizer_bytes_per_parameter(params.optimizer) / memory_rate +
+         params.kernel_overhead_s;
 }
 
 double scale_to_throughput(Workload& workload, double samples_per_s) {

@@ -20,6 +20,11 @@ struct ComputeModelParams {
 // Fills forward_s, backward_s of every layer and optimizer_s for workload.batch_per_gpu.
 void apply_roofline(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
 
+// The optimizer step's time on a GPU: the bytes it touches per parameter (params.optimizer) at
+// the achievable memory bandwidth, plus one launch gap.
+double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
+                        const ComputeModelParams& params);
+
 // Scales every compute time by one factor so that batch / (forward + backward + optimizer)
 // equals the measured single-GPU throughput (samples/s). Returns the factor applied.
 double scale_to_throughput(Workload& workload, double samples_per_s);

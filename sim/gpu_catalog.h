@@ -16,7 +16,7 @@ struct GpuSpec {
   double tf32_flops = 0;        // peak FLOP/s with TF32 tensor cores (0 if none)
   double fp16_flops = 0;        // peak FLOP/s with FP16 tensor cores, FP32 accumulate
   double memory_bandwidth = 0;  // bytes/s
-  double memory_bytes = 0;      // device memory
+  double memory_bytes = 0;      // device memory (the data sheet's GB are GiB)
   std::string source;           // where the figures come from
 
   double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units
@@ -26,6 +26,9 @@ const std::vector<GpuSpec>& gpu_catalog();
 // Throws std::invalid_argument naming the known GPUs when the name is unknown.
 const GpuSpec& find_gpu(const std::string& name);
 bool has_gpu(const std::string& name);
+// The catalog GPU a device name (as CUDA reports it: "Tesla V100-PCIE-32GB", "NVIDIA H100 80GB
+// HBM3") names: the longest key whose letters and digits occur in it, case aside; else nullptr.
+const GpuSpec* gpu_for_device_name(const std::string& device_name);
 Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16"
 
 }  // namespace scalecast

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/backend.h"
+#include "sim/memory_fit.h"
 #include "sim/scenario.h"
 #include "sim/steady_state.h"
 #include "sim/work_estimate.h"
@@ -22,6 +23,7 @@ struct PredictionRow {
   double compute_s = 0;
   double exposed_comm_s = 0;
   std::string overrides;      // what was set from outside the scenario file ("key=value; ...")
+  MemoryFit memory;           // per GPU; set by the caller from memory_fit() (JSON only)
 };
 
 struct PredictionRun {

@@ -65,9 +65,19 @@ class RowReader {
   int line_;
 };
 
+// A gradient tensor of `bytes`, whole elements of `element_bytes`.
+GradTensor grad_tensor(const RowReader& r, const std::string& name, int64_t bytes,
+                       int element_bytes, const std::string& column) {
+  if (bytes % element_bytes != 0)
+    r.fail(column, "multiples of the gradient element size (" + std::to_string(element_bytes) +
+                       " B at the scenario's model.precision)",
+           std::to_string(bytes));
+  return {name, bytes / element_bytes, bytes};
+}
+
 // Gradient tensors of a row: listed sizes when given, else the bytes split evenly.
 std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, int64_t tensors,
-                                  int64_t bytes, const std::string& listed) {
+                                  int64_t bytes, const std::string& listed, int element_bytes) {
   std::vector<GradTensor> grads;
   if (!listed.empty()) {
     int64_t sum = 0;  // each size is at most grad_bytes, and so is the sum before each is added
@@ -75,7 +85,8 @@ std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, 
       if (static_cast<int64_t>(grads.size()) == tensors)
         r.fail("grad_tensor_bytes", std::to_string(tensors) + " sizes (grad_tensors)", listed);
       int64_t b = r.count("grad_tensor_bytes", trim(piece), bytes - sum);
-      grads.push_back({layer + "." + std::to_string(grads.size()), b / 4, b});
+      grads.push_back(grad_tensor(r, layer + "." + std::to_string(grads.size()), b,
+                                  element_bytes, "grad_tensor_bytes"));
       sum += b;
     }
     if (static_cast<int64_t>(grads.size()) != tensors)
@@ -84,38 +95,66 @@ std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, 
     return grads;
   }
   if (tensors == 0 && bytes != 0) r.fail("grad_bytes", "0 when grad_tensors is 0", std::to_string(bytes));
+  grad_tensor(r, layer, bytes, element_bytes, "grad_bytes");
+  const int64_t elements = bytes / element_bytes;
   for (int64_t i = 0; i < tensors; ++i) {
-    int64_t b = bytes / tensors + (i < bytes % tensors ? 1 : 0);
-    grads.push_back({layer + "." + std::to_string(i), b / 4, b});
+    const int64_t e = elements / tensors + (i < elements % tensors ? 1 : 0);
+    grads.push_back({layer + "." + std::to_string(i), e, e * element_bytes});
   }
   return grads;
 }
 
+// Checks the value of a metadata key the simulator reads.
+void check_metadata(const RowReader& r, const std::string& key, const std::string& value) {
+  if (key == "batch_per_gpu") {
+    int b = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), b);
+    if (ec != std::errc() || p != value.data() + value.size() || b < 1 || b > ranges::kMaxBatch)
+      r.fail(key, "an integer in [1, " + std::to_string(ranges::kMaxBatch) + "]", value);
+  } else if (key == "step_s") {
+    double v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || !ranges::compute_time().contains(v))
+      r.fail(key, "seconds " + ranges::compute_time().describe(), value);
+  } else if (key == "precision") {
+    if (value != "fp32" && value != "tf32" && value != "fp16") r.fail(key, "fp32, tf32 or fp16", value);
+  } else if (key == "optimizer") {
+    if (value != "sgd" && value != "adam") r.fail(key, "sgd or adam", value);
+  }
+}
+
 }  // namespace
 
-Profile parse_profile_csv(const std::string& text, const std::string& path) {
+std::string Profile::where(const std::string& key) const {
+  const auto line = metadata_line.find(key);
+  return path + ":" + std::to_string(line == metadata_line.end() ? 1 : line->second) + ": " + key;
+}
+
+Profile parse_profile_csv(const std::string& text, const std::string& path,
+                          int grad_element_bytes) {
   Profile profile;
+  profile.path = path;
   std::istringstream in(text);
   std::string line;
   int line_no = 0;
   std::vector<std::string> header;
   std::map<std::string, size_t> column;
-  std::map<std::string, int> metadata_line;
   int64_t tensors_left = ranges::kMaxTensors, bytes_left = static_cast<int64_t>(ranges::kMaxBytes);
   while (std::getline(in, line)) {
     ++line_no;
     line = trim(line);
     if (line.empty()) continue;
+    RowReader r(path, line_no);
     if (line[0] == '#') {
       auto colon = line.find(':');
       if (colon != std::string::npos && header.empty()) {
         const std::string key = trim(line.substr(1, colon - 1));
         profile.metadata[key] = trim(line.substr(colon + 1));
-        metadata_line[key] = line_no;
+        profile.metadata_line[key] = line_no;
+        check_metadata(r, key, profile.metadata[key]);
       }
       continue;
     }
-    RowReader r(path, line_no);
     if (header.empty()) {
       header = split(line, ',');
       for (size_t i = 0; i < header.size(); ++i) column[trim(header[i])] = i;
@@ -141,7 +180,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path) {
     tensors_left -= tensors;
     bytes_left -= bytes;
     auto listed = column.count("grad_tensor_bytes") ? fields[column["grad_tensor_bytes"]] : "";
-    layer.grads = row_grads(r, layer.name, tensors, bytes, listed);
+    layer.grads = row_grads(r, layer.name, tensors, bytes, listed, grad_element_bytes);
     profile.workload.layers.push_back(std::move(layer));
   }
   if (header.empty())
@@ -154,27 +193,20 @@ Profile parse_profile_csv(const std::string& text, const std::string& path) {
                        ": forward_ms: expected layers that take time, got 0 ms in every row");
   if (auto it = profile.metadata.find("model"); it != profile.metadata.end()) {
     if (!is_utf8(it->second))
-      RowReader(path, metadata_line["model"]).fail("model", "a model name in UTF-8", it->second);
+      RowReader(path, profile.metadata_line["model"]).fail("model", "a model name in UTF-8", it->second);
     profile.workload.model = it->second;
   }
-  if (auto it = profile.metadata.find("batch_per_gpu"); it != profile.metadata.end()) {
-    const std::string& value = it->second;
-    int b = 0;
-    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), b);
-    if (ec != std::errc() || p != value.data() + value.size() || b < 1 || b > ranges::kMaxBatch)
-      RowReader(path, metadata_line["batch_per_gpu"])
-          .fail("batch_per_gpu", "an integer in [1, " + std::to_string(ranges::kMaxBatch) + "]", value);
-    profile.workload.batch_per_gpu = b;
-  }
+  if (auto it = profile.metadata.find("batch_per_gpu"); it != profile.metadata.end())
+    profile.workload.batch_per_gpu = std::stoi(it->second);  // checked by check_metadata
   return profile;
 }
 
-Profile read_profile_csv(const std::string& path) {
+Profile read_profile_csv(const std::string& path, int grad_element_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ProfileError(path + ": cannot open the profile file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_profile_csv(text.str(), path);
+  return parse_profile_csv(text.str(), path, grad_element_bytes);
 }
 
 }  // namespace scalecast

@@ -34,6 +34,8 @@ inline constexpr int kMaxSequence = 1 << 20;       // tokens per sequence
 inline constexpr int kMaxVocabulary = 1 << 24;
 inline constexpr int kMaxImageSize = 16384;        // pixels of an input's side
 inline constexpr int kMaxClasses = 1 << 20;
+inline constexpr int kMaxLayers = 100000;          // blocks of a model built by shape
+inline constexpr int kMaxWidth = 1 << 20;          // hidden, intermediate and head counts
 inline constexpr int64_t kMaxTensors = 1000000;    // gradient tensors of one model
 inline constexpr double kMaxBytes = 1e15;          // 1 PB: a model's gradients, any message
 

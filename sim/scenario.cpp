@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -57,9 +58,48 @@ void check_zoo_options(const YamlReader& m, const ModelSettings& s) {
   }
 }
 
+bool listed(const std::vector<std::string>& keys, const std::string& key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// The shape keys of a transformer built by shape ("gpt", "llama"); other models take none.
+void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::TransformerShape& shape) {
+  const std::vector<std::string> none;
+  const std::vector<std::string>& keys = model ? model->shape_keys : none;
+  const std::vector<std::string>& required = model ? model->required_shape_keys : none;
+  const auto read = [&](const std::string& key) -> std::optional<YamlReader> {
+    auto v = listed(required, key) ? std::optional<YamlReader>(m.require(key)) : m.optional(key);
+    if (v && !listed(keys, key)) {
+      if (!model) v->fail("no " + key + " with a profile");
+      if (keys.empty())
+        v->fail("no " + key + " for " + model->name +
+                " (a fixed shape; the zoo's gpt and llama are built by shape)");
+      std::string known;
+      for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k;
+      v->fail("no " + key + " for " + model->name + " (it takes " + known + ")");
+    }
+    return v;
+  };
+  if (auto v = read("layers")) shape.layers = v->integer(1, ranges::kMaxLayers);
+  if (auto v = read("hidden")) shape.hidden = v->integer(1, ranges::kMaxWidth);
+  if (auto v = read("intermediate")) shape.intermediate = v->integer(1, ranges::kMaxWidth);
+  if (auto v = read("heads")) {
+    shape.heads = v->integer(1, ranges::kMaxWidth);
+    if (shape.hidden % shape.heads != 0)
+      v->fail("a divisor of hidden (" + std::to_string(shape.hidden) + ")");
+  }
+  if (auto v = read("kv_heads")) {
+    shape.kv_heads = v->integer(1, ranges::kMaxWidth);
+    if (shape.heads % shape.kv_heads != 0)
+      v->fail("a divisor of heads (" + std::to_string(shape.heads) + ")");
+  }
+  if (auto v = read("tied_embeddings")) shape.tied_embeddings = v->boolean();
+}
+
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
-                "precision", "optimizer"});
+                "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
+                "tied_embeddings"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
     const fs::path resolved = folder / profile->string();
@@ -69,8 +109,17 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
     s.profile = resolved.string();
     if (auto name = m.optional("name")) s.name = name->string();
   } else {
-    s.name = m.require("name").choice("a zoo model", model_names());
+    const YamlReader name = m.require("name");
+    s.name = name.string();
+    if (!zoo::has_model(s.name)) {
+      std::string known;
+      for (const auto& n : model_names()) known += (known.empty() ? "" : ", ") + n;
+      name.fail("a zoo model (one of " + known +
+                "), or for any other model a profile CSV as model.profile (made by scalecast "
+                "import-trace or scalecast profile)");
+    }
   }
+  read_shape(m, s.profile.empty() ? zoo::model_info(s.name) : nullptr, s.options.shape);
   s.batch_per_gpu = m.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
   if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1, ranges::kMaxSequence);
   if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);

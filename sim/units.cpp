@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "sim/input_text.h"
 
@@ -60,9 +62,21 @@ std::map<std::string, double> with_prefixes(std::initializer_list<std::pair<std:
   return table;
 }
 
-std::string format_with_prefix(double value, const char* unit) {
-  static const std::pair<double, const char*> steps[] = {
-      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1.0, ""}};
+using PrefixSteps = std::vector<std::pair<double, const char*>>;
+
+const PrefixSteps& decimal_steps() {
+  static const PrefixSteps steps = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"},
+                                    {1e6, "M"},  {1e3, "k"},  {1.0, ""}};
+  return steps;
+}
+
+const PrefixSteps& binary_steps() {
+  static const PrefixSteps steps = {{0x1p50, "Pi"}, {0x1p40, "Ti"}, {0x1p30, "Gi"},
+                                    {0x1p20, "Mi"}, {0x1p10, "Ki"}, {1.0, ""}};
+  return steps;
+}
+
+std::string format_with_prefix(double value, const char* unit, const PrefixSteps& steps) {
   for (const auto& [scale, prefix] : steps) {
     if (std::fabs(value) >= scale) {
       char buf[64];
@@ -118,7 +132,10 @@ std::string format_seconds(double seconds) {
   return buf;
 }
 
-std::string format_rate(double bytes_per_second) { return format_with_prefix(bytes_per_second, "B/s"); }
-std::string format_bytes(double bytes) { return format_with_prefix(bytes, "B"); }
+std::string format_rate(double bytes_per_second) {
+  return format_with_prefix(bytes_per_second, "B/s", decimal_steps());
+}
+std::string format_bytes(double bytes) { return format_with_prefix(bytes, "B", decimal_steps()); }
+std::string format_memory(double bytes) { return format_with_prefix(bytes, "B", binary_steps()); }
 
 }  // namespace scalecast::units

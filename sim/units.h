@@ -32,9 +32,12 @@ double parse_flops(std::string_view text);
 std::string format_seconds(double seconds);
 std::string format_rate(double bytes_per_second);
 std::string format_bytes(double bytes);
+// Device memory, in binary prefixes as GPU data sheets count it: "32 GiB", "1.5 MiB".
+std::string format_memory(double bytes);
 
 constexpr double kGbps = 1e9 / 8.0;  // bytes per second in one Gbit/s
 constexpr double kGBps = 1e9;        // bytes per second in one GB/s (nccl-tests: GB = 1e9 B)
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = 1024.0 * kMiB;
 
 }  // namespace scalecast::units

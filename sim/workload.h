@@ -23,6 +23,8 @@ struct Layer {
   double forward_flops = 0;         // FLOPs of the forward pass for one sample
   double forward_memory_bytes = 0;  // bytes read + written by the forward pass for one sample
                                     // (activations; weights are counted from grads)
+  int64_t output_elements = 0;      // activations the forward pass writes for one sample (what
+                                    // autograd keeps for the backward pass; 0 when unknown)
   std::vector<GradTensor> grads;    // in the order the backward pass produces them
   double forward_s = 0;             // forward time of one iteration (whole batch per GPU)
   double backward_s = 0;            // backward time of one iteration

@@ -1,37 +1,27 @@
-// Builds the per-GPU workload of a scenario from the zoo and compute model, or from a profile.
-// A measured single-GPU throughput rescales either source to the measured iteration time.
+// Builds the per-GPU workload of a scenario from the zoo and compute model, or from a profile
+// (sim/profile_workload). A measured single-GPU throughput rescales either to its iteration time.
 #include "sim/workload_builder.h"
 
 #include <cstdio>
 
 #include "sim/compute_model.h"
-#include "sim/profile_csv.h"
+#include "sim/profile_workload.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
 
 BuiltWorkload build_workload(const Scenario& s) {
   BuiltWorkload out;
+  ComputeModelParams params;
+  if (s.compute.compute_efficiency > 0) params.compute_efficiency = s.compute.compute_efficiency;
+  if (s.compute.memory_efficiency > 0) params.memory_efficiency = s.compute.memory_efficiency;
+  params.precision = s.model.precision;
+  params.optimizer = s.model.optimizer;
   if (!s.model.profile.empty()) {
-    Profile profile = read_profile_csv(s.model.profile);
-    out.workload = std::move(profile.workload);
-    if (out.workload.model.empty()) out.workload.model = s.model.name;
-    if (out.workload.batch_per_gpu != s.model.batch_per_gpu && profile.metadata.count("batch_per_gpu"))
-      throw ProfileError(s.model.profile + ": batch_per_gpu: expected " +
-                         std::to_string(s.model.batch_per_gpu) + " as in " + s.path + ", got '" +
-                         profile.metadata["batch_per_gpu"] + "'");
-    out.workload.batch_per_gpu = s.model.batch_per_gpu;
-    out.source = "profile " + s.model.profile;
-    if (!s.model.name.empty() && zoo::has_model(s.model.name))
-      out.workload.sample_unit = zoo::build_model(s.model.name, s.model.options).sample_unit;
+    out = profile_workload(s, params);
   } else {
     out.workload = zoo::build_model(s.model.name, s.model.options);
     out.workload.batch_per_gpu = s.model.batch_per_gpu;
-    ComputeModelParams params;
-    if (s.compute.compute_efficiency > 0) params.compute_efficiency = s.compute.compute_efficiency;
-    if (s.compute.memory_efficiency > 0) params.memory_efficiency = s.compute.memory_efficiency;
-    params.precision = s.model.precision;
-    params.optimizer = s.model.optimizer;
     apply_roofline(out.workload, find_gpu(s.compute.gpu), params);
     out.source = "roofline on " + s.compute.gpu;
   }

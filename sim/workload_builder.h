@@ -10,7 +10,7 @@ namespace scalecast {
 struct BuiltWorkload {
   Workload workload;
   double scale_factor = 1;   // applied to roofline times to meet the measured throughput
-  std::string source;        // "roofline", "roofline scaled to 253.1 samples/s", "profile PATH"
+  std::string source;        // "roofline on v100-pcie, scaled x1.2 to ...", "profile PATH; ..."
 };
 
 BuiltWorkload build_workload(const Scenario& scenario);

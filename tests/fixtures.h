@@ -1,7 +1,11 @@
 // Small hand-made workloads and clusters for unit tests, with round numbers so that expected
-// times can be worked out by hand.
+// times can be worked out by hand; a temporary folder for tests that read files.
 #pragma once
 
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 
 #include "sim/cluster.h"
@@ -9,6 +13,27 @@
 #include "sim/workload.h"
 
 namespace scalecast::testing {
+
+// A fresh folder under the system's temporary directory, removed with its files at the end.
+class TempFolder {
+ public:
+  TempFolder() {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("scalecast_test_" + std::to_string(std::random_device{}()) + "_" +
+             std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+  void write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories((path_ / name).parent_path());
+    std::ofstream(path_ / name) << text;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // `layers` layers, each 1 ms forward, 2 ms backward and one gradient tensor of `bytes`.
 inline Workload uniform_workload(int layers, double bytes, double forward_s = 1e-3,

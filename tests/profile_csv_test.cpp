@@ -17,7 +17,7 @@ const char* kGood =
     "fc,0.5,1.0,1,400,0,0,400\n";
 
 TEST(ProfileCsv, ReadsLayersTimesAndTensors) {
-  const Profile p = parse_profile_csv(kGood, "p.csv");
+  const Profile p = parse_profile_csv(kGood, "p.csv", 4);
   const Workload& w = p.workload;
   EXPECT_EQ(w.model, "tiny");
   EXPECT_EQ(w.batch_per_gpu, 16);
@@ -32,7 +32,7 @@ TEST(ProfileCsv, ReadsLayersTimesAndTensors) {
 
 void expect_error(const std::string& text, const std::string& prefix) {
   try {
-    parse_profile_csv(text, "p.csv");
+    parse_profile_csv(text, "p.csv", 4);
     FAIL() << "accepted: " << text;
   } catch (const ProfileError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();

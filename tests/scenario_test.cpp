@@ -2,20 +2,16 @@
 // (file:line, key path, expectation), --set overrides, nodes_for and strategy_for.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <filesystem>
-#include <fstream>
-#include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 
 namespace scalecast {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::string kFull = R"(name: ddl-resnet50-10gbe
 description: "ResNet-50 on V100 nodes over 10GbE"
@@ -101,27 +97,6 @@ std::string error_of(const std::string& text, const std::vector<std::string>& se
   }
   return "";
 }
-
-// A scratch folder removed at the end of a test.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("scalecast_scenario_test_" + std::to_string(std::random_device{}()) + "_" +
-             std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-  void write(const std::string& name, const std::string& text) const {
-    fs::create_directories((path_ / name).parent_path());
-    std::ofstream(path_ / name) << text;
-  }
-
- private:
-  fs::path path_;
-};
 
 TEST(Scenario, FullScenarioParsesEveryField) {
   const Scenario s = parse_scenario(kFull, "dir/full.yaml");
@@ -213,8 +188,29 @@ TEST(Scenario, GpuDirectAndHostStaging) {
   EXPECT_EQ(direct.cluster.net.host_staging_bandwidth, 0);
 }
 
+TEST(Scenario, TransformersByShape) {
+  const Scenario gpt = parse_scenario(
+      replaced("  name: resnet50", "  name: gpt\n  layers: 6\n  hidden: 512\n  heads: 8\n"
+                                   "  tied_embeddings: false\n  seq_len: 256"),
+      "scen.yaml");
+  EXPECT_EQ(gpt.model.options.shape.layers, 6);
+  EXPECT_EQ(gpt.model.options.shape.hidden, 512);
+  EXPECT_EQ(gpt.model.options.shape.heads, 8);
+  EXPECT_EQ(gpt.model.options.shape.intermediate, 0);
+  EXPECT_EQ(gpt.model.options.shape.tied_embeddings, std::optional<bool>(false));
+  EXPECT_EQ(gpt.model.options.seq_len, 256);
+  const Scenario llama = parse_scenario(
+      replaced("  name: resnet50", "  name: llama\n  layers: 2\n  hidden: 256\n"
+                                   "  intermediate: 688\n  heads: 8\n  kv_heads: 2"),
+      "scen.yaml", {"model.layers=4"});
+  EXPECT_EQ(llama.model.options.shape.layers, 4);
+  EXPECT_EQ(llama.model.options.shape.kv_heads, 2);
+  EXPECT_EQ(llama.model.options.shape.intermediate, 688);
+  EXPECT_FALSE(llama.model.options.shape.tied_embeddings.has_value());
+}
+
 TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
-  TempDir dir;
+  testing::TempFolder dir;
   dir.write("profiles/x.csv", "layer,forward_s,backward_s\n");
   dir.write("scen.yaml", replaced("  name: resnet50\n", "  profile: profiles/x.csv\n"));
   const std::string path = (dir.path() / "scen.yaml").string();
@@ -225,7 +221,7 @@ TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
 }
 
 TEST(Scenario, MissingFileNamesThePath) {
-  TempDir dir;
+  testing::TempFolder dir;
   const std::string path = (dir.path() / "nope.yaml").string();
   try {
     load_scenario(path);
@@ -237,7 +233,7 @@ TEST(Scenario, MissingFileNamesThePath) {
 }
 
 TEST(Scenario, LoadedFileErrorsNameTheFile) {
-  TempDir dir;
+  testing::TempFolder dir;
   dir.write("bad.yaml", replaced("    bandwidth: 10Gbps", "    bandwidth: 10Gbs"));
   const std::string path = (dir.path() / "bad.yaml").string();
   try {
@@ -381,6 +377,21 @@ INSTANTIATE_TEST_SUITE_P(
                 "expected a multiple of gpus_per_node (4)"},
         BadCase{"unknown_model", "  name: resnet50", "  name: resnet51", {},
                 "scen.yaml:3: model.name: ", "expected a zoo model (one of"},
+        BadCase{"unknown_model_names_profile", "  name: resnet50", "  name: my-net", {},
+                "scen.yaml:3: model.name: ", "or for any other model a profile CSV as model.profile"},
+        BadCase{"shape_key_for_fixed_model", "  name: resnet50", "  name: gpt2\n  layers: 6", {},
+                "scen.yaml:4: model.layers: ", "expected no layers for gpt2 (a fixed shape"},
+        BadCase{"shape_key_model_does_not_take", "  name: resnet50",
+                "  name: gpt\n  layers: 2\n  hidden: 96\n  heads: 12\n  kv_heads: 4", {},
+                "scen.yaml:7: model.kv_heads: ", "expected no kv_heads for gpt (it takes layers,"},
+        BadCase{"shape_without_required_key", "  name: resnet50", "  name: gpt\n  hidden: 96\n  heads: 12",
+                {}, "scen.yaml:3: model.layers: ", "required key"},
+        BadCase{"heads_not_dividing_hidden", "  name: resnet50",
+                "  name: gpt\n  layers: 2\n  hidden: 100\n  heads: 12", {},
+                "scen.yaml:6: model.heads: ", "expected a divisor of hidden (100), got '12'"},
+        BadCase{"kv_heads_not_dividing_heads", "  name: resnet50",
+                "  name: llama\n  layers: 2\n  hidden: 96\n  intermediate: 256\n  heads: 12\n"
+                "  kv_heads: 5", {}, "scen.yaml:8: model.kv_heads: ", "expected a divisor of heads (12)"},
         BadCase{"unknown_gpu", "  type: v100-pcie", "  type: v200", {}, "scen.yaml:6: gpu.type: ",
                 "expected a GPU (one of k80, p100, v100-pcie"},
         BadCase{"unknown_method", "methods: [bsp-allreduce, wfbp-allreduce]",

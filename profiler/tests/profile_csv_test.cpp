@@ -66,7 +66,7 @@ TEST(ProfileCsv, UnknownMetadataIsLeftOut) {
 
 TEST(ProfileCsv, RoundTripThroughTheSimulatorReaderIsExactTo1ns) {
   const Profile written = sample();
-  const scalecast::Profile read = scalecast::parse_profile_csv(text_of(written), "p.csv");
+  const scalecast::Profile read = scalecast::parse_profile_csv(text_of(written), "p.csv", 4);
   EXPECT_EQ(read.metadata.at("model"), "resnet50");
   EXPECT_EQ(read.metadata.at("gpu"), "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(read.workload.batch_per_gpu, 64);

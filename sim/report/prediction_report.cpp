@@ -34,6 +34,23 @@ void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
         << ',' << csv_field(r.sample_unit) << ',' << csv_field(r.overrides) << '\n';
 }
 
+namespace {
+
+// Bytes per GPU by part; activations are null when a profile leaves them unknown.
+nlohmann::ordered_json memory_json(const MemoryFit& m) {
+  return {{"gpu", m.gpu},
+          {"fits", m.fits()},
+          {"needed_bytes", m.needed_bytes()},
+          {"available_bytes", m.available_bytes},
+          {"weights_bytes", m.weights_bytes},
+          {"gradients_bytes", m.gradients_bytes},
+          {"optimizer_bytes", m.optimizer_bytes},
+          {"activations_bytes", m.activations_known ? nlohmann::ordered_json(m.activations_bytes)
+                                                    : nlohmann::ordered_json()}};
+}
+
+}  // namespace
+
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
   for (const auto& r : rows)
@@ -51,7 +68,8 @@ void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
                  {"compute_s", r.compute_s},
                  {"exposed_comm_s", r.exposed_comm_s},
                  {"backend", r.backend},
-                 {"overrides", r.overrides}});
+                 {"overrides", r.overrides},
+                 {"memory", memory_json(r.memory)}});
   out << json_text(j, 2) << "\n";
 }
 

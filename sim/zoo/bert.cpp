@@ -11,8 +11,7 @@ namespace {
 
 constexpr int64_t kMaxPositions = 512;  // max_position_embeddings
 constexpr int64_t kTokenTypes = 2;      // type_vocab_size
-// Scale by 1/sqrt(head size) and add the attention mask before the softmax.
-constexpr double kScoreFlopsPerElement = 2 + kSoftmaxFlopsPerElement;
+constexpr int64_t kVocab = 30528;       // 30522 word pieces padded to a multiple of 64
 
 struct Dims {
   int64_t seq;
@@ -37,14 +36,7 @@ void self_attention(NetBuilder& net, const std::string& p, const Dims& d) {
   for (const char* projection : {"query", "key", "value"}) {
     linear(net, p + projection, d.seq, d.hidden, d.hidden);
   }
-  const int64_t activations = d.seq * d.hidden;
-  const int64_t scores = d.heads * d.seq * d.seq;
-  const double matmul_flops =
-      2.0 * static_cast<double>(d.seq) * static_cast<double>(d.seq) * static_cast<double>(d.hidden);
-  net.add(p + "scores", "attention", matmul_flops, 2 * activations, scores);  // Q K^T
-  elementwise(net, p + "softmax", "softmax", scores, kScoreFlopsPerElement);
-  elementwise(net, p + "dropout", "dropout", scores, 1);
-  net.add(p + "context", "attention", matmul_flops, scores + activations, activations);  // P V
+  attention(net, p, d.seq, d.hidden, d.heads, true);
 }
 
 // dense, dropout, LayerNorm(dropout(dense(x)) + residual): BertSelfOutput and BertOutput.
@@ -94,17 +86,18 @@ Workload build_bert(const BertConfig& config, const ModelOptions& options) {
     throw std::invalid_argument("bert: seq_len must be in [1, 512], got " +
                                 std::to_string(options.seq_len));
   }
-  if (options.vocab_size < 1) {
+  if (options.vocab_size < 0) {
     throw std::invalid_argument("bert: vocab_size must be positive, got " +
                                 std::to_string(options.vocab_size));
   }
   const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};
+  const int64_t vocab = options.vocabulary(kVocab);
   NetBuilder net(options.bytes_per_element, ParamStyle::kTorch);
-  embeddings(net, d, options.vocab_size);
+  embeddings(net, d, vocab);
   for (int i = 0; i < config.layers; ++i) {
     encoder_layer(net, "bert.encoder.layer." + std::to_string(i) + ".", d);
   }
-  heads(net, d, options.vocab_size);
+  heads(net, d, vocab);
   return net.finish();
 }
 

@@ -25,6 +25,41 @@ inline constexpr BertConfig kBertBase{12, 768, 12, 3072};
 inline constexpr BertConfig kBertLarge{24, 1024, 16, 4096};
 Workload build_bert(const BertConfig& config, const ModelOptions& options);
 
+// HuggingFace GPT2LMHeadModel layout: learned token and position embeddings, pre-LayerNorm
+// blocks (fused QKV projection, GELU MLP), final LayerNorm, LM head.
+struct GptConfig {
+  int layers = 12;
+  int hidden = 768;
+  int heads = 12;
+  int intermediate = 3072;
+  int positions = 1024;         // rows of the position table (0: the sequence length)
+  int vocab = 50257;
+  bool tied_embeddings = true;  // the LM head reuses the token embedding's weight
+};
+inline constexpr GptConfig kGpt2{12, 768, 12, 3072, 1024, 50257, true};
+inline constexpr GptConfig kGpt2Medium{24, 1024, 16, 4096, 1024, 50257, true};
+// The generic "gpt": layers, hidden and heads from the shape; MLP 4 x hidden, tied embeddings
+// and a position table of the sequence length unless the shape says otherwise.
+GptConfig gpt_config(const TransformerShape& shape);
+Workload build_gpt(const GptConfig& config, const ModelOptions& options);
+
+// HuggingFace LlamaForCausalLM layout: token embedding, RMSNorm blocks with rotary
+// grouped-query attention and a SwiGLU MLP, no biases, final RMSNorm, untied LM head.
+struct LlamaConfig {
+  int layers = 32;
+  int hidden = 4096;
+  int intermediate = 11008;
+  int heads = 32;
+  int kv_heads = 32;
+  int vocab = 32000;
+  bool tied_embeddings = false;
+};
+inline constexpr LlamaConfig kLlama2_7b{32, 4096, 11008, 32, 32, 32000, false};
+// The generic "llama": layers, hidden, intermediate and heads from the shape; K/V heads = heads
+// and an untied head unless the shape says otherwise.
+LlamaConfig llama_config(const TransformerShape& shape);
+Workload build_llama(const LlamaConfig& config, const ModelOptions& options);
+
 // ray-project/distml JAX stax ResNet on MNIST (28x28x1, 10 classes): depth 18, 50 or 101.
 Workload build_distml_resnet(int depth, const ModelOptions& options);
 

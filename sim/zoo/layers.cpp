@@ -37,6 +37,7 @@ Layer& NetBuilder::add(const std::string& name, const std::string& kind, double 
   layer.kind = kind;
   layer.forward_flops = flops;
   layer.forward_memory_bytes = activation_bytes(in_elements + out_elements);
+  layer.output_elements = out_elements;
   workload_.layers.push_back(std::move(layer));
   return workload_.layers.back();
 }
@@ -130,6 +131,50 @@ void layernorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t f
   Layer& layer = net.add(name, "layernorm", kNormFlopsPerElement * static_cast<double>(elements),
                          elements, elements);
   net.scale_and_shift(layer, name, features);
+}
+
+void rmsnorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t features) {
+  const int64_t elements = rows * features;
+  Layer& layer = net.add(name, "rmsnorm", kRmsNormFlopsPerElement * static_cast<double>(elements),
+                         elements, elements);
+  net.param(layer, name + ".weight", features);
+}
+
+void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t hidden,
+               int64_t heads, bool dropout) {
+  const int64_t activations = seq * hidden;
+  const int64_t scores = heads * seq * seq;
+  const double matmul_flops =
+      2.0 * static_cast<double>(seq) * static_cast<double>(seq) * static_cast<double>(hidden);
+  net.add(prefix + "scores", "attention", matmul_flops, 2 * activations, scores);  // Q K^T
+  elementwise(net, prefix + "softmax", "softmax", scores, kScoreFlopsPerElement);
+  if (dropout) elementwise(net, prefix + "dropout", "dropout", scores, 1);
+  net.add(prefix + "context", "attention", matmul_flops, scores + activations, activations);  // P V
+}
+
+void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied) {
+  if (!tied) {
+    linear(net, "lm_head", rows, hidden, vocab, false);
+    return;
+  }
+  net.add("lm_head", "linear",
+          2.0 * static_cast<double>(rows * hidden) * static_cast<double>(vocab), rows * hidden,
+          rows * vocab);
+}
+
+void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads) {
+  if (hidden < 1 || heads < 1 || kv_heads < 1) {
+    throw std::invalid_argument(model + ": hidden, heads and kv_heads must be positive");
+  }
+  if (hidden % heads != 0) {
+    throw std::invalid_argument(model + ": hidden (" + std::to_string(hidden) +
+                                ") must be a multiple of heads (" + std::to_string(heads) + ")");
+  }
+  if (heads % kv_heads != 0) {
+    throw std::invalid_argument(model + ": heads (" + std::to_string(heads) +
+                                ") must be a multiple of kv_heads (" + std::to_string(kv_heads) +
+                                ")");
+  }
 }
 
 void embedding(NetBuilder& net, const std::string& name, int64_t rows, int64_t num_embeddings,

@@ -14,14 +14,20 @@ inline constexpr double kNormFlopsPerElement = 7;     // mean 1, variance 2, nor
 inline constexpr double kSoftmaxFlopsPerElement = 5;  // max, subtract, exp, sum, divide
 inline constexpr double kGeluFlopsPerElement = 8;     // x * 0.5 * (1 + erf(x / sqrt 2)), erf ~4
 inline constexpr double kTanhFlopsPerElement = 5;
+inline constexpr double kRmsNormFlopsPerElement = 4;  // square, mean, scale by 1/rms, weight
+inline constexpr double kSiluFlopsPerElement = 4;     // x / (1 + exp(-x)): exp, add, divide
+inline constexpr double kRotaryFlopsPerElement = 3;   // x cos + rotate_half(x) sin
+// Attention scores: scale by 1/sqrt(head size) and add the mask before the softmax.
+inline constexpr double kScoreFlopsPerElement = 2 + kSoftmaxFlopsPerElement;
 inline constexpr double kActivationBytes = 4;         // activations are counted in fp32
 
 // How parameter tensors are named: PyTorch ("weight", "bias"; norms: weight = gamma first) or
 // JAX stax (Conv/Dense: "W", "b"; BatchNorm: "beta", "gamma", in stax's own order).
 enum class ParamStyle { kTorch, kStax };
 
-// Appends layers to a workload. Layer kinds: conv, linear, batchnorm, layernorm, embedding,
-// relu, maxpool, avgpool, add, attention, softmax, gelu, tanh, dropout.
+// Appends layers to a workload. Layer kinds: conv, linear, batchnorm, layernorm, rmsnorm,
+// embedding, relu, maxpool, avgpool, add, mul, attention, softmax, gelu, silu, rotary, tanh,
+// dropout.
 class NetBuilder {
  public:
   NetBuilder(int bytes_per_element, ParamStyle style);
@@ -85,6 +91,20 @@ void elementwise(NetBuilder& net, const std::string& name, const std::string& ki
 void linear(NetBuilder& net, const std::string& name, int64_t rows, int64_t in_features,
             int64_t out_features, bool bias = true);
 void layernorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t features);
+// RMSNorm (LLaMA): a scale (weight) and no shift.
+void rmsnorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t features);
+// Scaled dot-product attention of `heads` heads over `seq` tokens (`hidden` = heads x head size)
+// from projected Q, K, V: scores Q K^T (prefix + "scores"), masked softmax ("softmax"), optional
+// dropout of the probabilities ("dropout"), context P V ("context").
+void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t hidden,
+               int64_t heads, bool dropout);
+// A language-model head "lm_head" over `rows` tokens: hidden -> vocab without bias. Tied: its
+// weight is the token embedding's, whose gradient collects it, so it has no tensor of its own.
+void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied);
+// Throws std::invalid_argument (prefixed with `model`) unless heads divides hidden and kv_heads
+// divides heads, all positive.
+void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads);
+
 // A table lookup of `rows` indices into a `num_embeddings` x `dim` table.
 void embedding(NetBuilder& net, const std::string& name, int64_t rows, int64_t num_embeddings,
                int64_t dim);

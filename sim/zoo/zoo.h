@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,24 +11,43 @@
 
 namespace scalecast::zoo {
 
+// The shape of a transformer built by shape (the zoo's "gpt" and "llama"); 0 or unset: the
+// family's default where it has one.
+struct TransformerShape {
+  int layers = 0;
+  int hidden = 0;
+  int heads = 0;
+  int kv_heads = 0;                     // grouped-query attention: K/V heads (0: = heads)
+  int intermediate = 0;                 // MLP width (gpt: 4 x hidden by default)
+  std::optional<bool> tied_embeddings;  // output head shares the token embedding's weight
+};
+
 // Settings a model may take; each model reads the ones that apply to it.
 struct ModelOptions {
   int image_size = 224;      // CNNs: input height = width
   int num_classes = 1000;    // CNN classifier outputs
   int seq_len = 128;         // transformers: tokens per sequence
-  int vocab_size = 30528;    // transformers: vocabulary (padded)
+  int vocab_size = 0;        // transformers: vocabulary (0: the model's own)
   int bytes_per_element = 4; // gradient precision (fp32 = 4, fp16 = 2)
+  TransformerShape shape;    // models built by shape
+
+  // vocab_size, or the model's own vocabulary when it is not set.
+  int vocabulary(int model_vocab) const { return vocab_size > 0 ? vocab_size : model_vocab; }
 };
 
 struct ModelInfo {
   std::string name;         // e.g. "resnet50"
   std::string description;  // one line, with the reference definition
   std::string sample_unit;  // "images" or "sequences"
+  std::vector<std::string> shape_keys;           // TransformerShape fields it reads (by shape)
+  std::vector<std::string> required_shape_keys;  // those it cannot do without
 };
 
 // Names of every model in the zoo, sorted.
 std::vector<ModelInfo> list_models();
 bool has_model(const std::string& name);
+// The registry's entry for a name, or nullptr.
+const ModelInfo* model_info(const std::string& name);
 // Builds the layers (FLOPs, memory traffic, gradient tensors). Times are left at zero for the
 // compute model or a profile to fill. Throws std::invalid_argument for an unknown name.
 Workload build_model(const std::string& name, const ModelOptions& options);

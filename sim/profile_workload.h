@@ -1,0 +1,17 @@
+// A profile CSV as a scenario's workload: what the profile records (precision, optimizer, GPU,
+// batch, step time) is checked against or scaled to the scenario, never silently dropped.
+#pragma once
+
+#include "sim/compute_model.h"
+#include "sim/scenario.h"
+#include "sim/workload_builder.h"
+
+namespace scalecast {
+
+// Reads s.model.profile. Throws ProfileError (naming the profile's line and key) when it records
+// a precision, optimizer or catalog GPU other than the scenario's, or a step_s below its layers'
+// forward + backward. Layer times scale by scenario batch / profiled batch; the optimizer step is
+// the step time outside the layers (step_s), else the roofline's on the scenario's GPU (`params`).
+BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& params);
+
+}  // namespace scalecast
