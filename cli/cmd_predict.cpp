@@ -8,16 +8,27 @@
 #include "sim/input_error.h"
 #include "sim/link_capacities.h"
 #include "sim/memory_fit.h"
+#include "sim/prediction_interval.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
+#include "sim/report/text_table.h"
 #include "sim/timeline_json.h"
 #include "sim/units.h"
 
 namespace scalecast::cli {
 namespace {
 
+// The spread a prediction carries: the calibration's held-out residuals when the cluster file
+// has them, else the documented zero-shot defaults.
+Uncertainty uncertainty_of(const ScenarioInput& input) {
+  if (input.calibrated && input.calibrated->has_spread)
+    return calibrated_uncertainty(sigma_from_p05_p95(input.calibrated->ratio_p05, input.calibrated->ratio_p95),
+                                  "held-out residuals of " + input.calibrated->path);
+  return default_uncertainty();
+}
+
 void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m,
-              const ScenarioInput& input) {
+              const ScenarioInput& input, double interval_pct) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
       << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
@@ -35,6 +46,14 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
     out << "calibrated " << input.calibrated->path << ":";
     for (const auto& v : input.calibrated->values) out << " " << v << ";";
     out << "\n";
+  }
+  if (interval_pct > 0) {
+    const Uncertainty u = uncertainty_of(input);
+    const IntervalFactors f = interval_factors(u, interval_pct);
+    out << "interval  " << interval_pct << "% of measurements expected within x" << fmt("%.3f", f.low) << " to x"
+        << fmt("%.3f", f.high) << " of each predicted iteration (log-normal, sigma " << fmt("%.3f", u.sigma())
+        << ": transport " << fmt("%.3f", u.transport_sigma) << ", schedule model " << fmt("%.3f", u.schedule_sigma)
+        << "; " << u.source << ")\n";
   }
   out << "\n";
 }
@@ -61,6 +80,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<int> gpus;
   LimitOptions limits;
   bool allow_oom = false;
+  double interval_pct = 0;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
@@ -70,7 +90,9 @@ int run(const std::vector<std::string>& args) {
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
       ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
       ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
-      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory");
+      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory")
+      ("interval", po::value(&interval_pct), "PCT: also give the range that PCT % of measured iteration times "
+                                             "fall in (calibration residuals with --cluster, else documented defaults)");
   std::string cluster_file;
   add_scenario_options(opts, sets, cluster_file);
   add_limit_options(opts, limits);
@@ -88,6 +110,10 @@ int run(const std::vector<std::string>& args) {
     for (const auto& m : s.methods) make_preset(m);
     for (int g : s.gpus) nodes_for(s.cluster, g);
     const WorkLimits work = limits.limits();
+    if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
+      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " + fmt("%g", interval_pct));
+    const IntervalFactors band =
+        interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
     if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
@@ -108,10 +134,15 @@ int run(const std::vector<std::string>& args) {
           write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
         r.row.memory = memory;
         r.row.overrides = input.overrides;
+        if (interval_pct > 0) {
+          r.row.interval_pct = interval_pct;
+          r.row.iteration_low_s = r.row.iteration_s * band.low;
+          r.row.iteration_high_s = r.row.iteration_s * band.high;
+        }
         rows.push_back(std::move(r.row));
       }
     write_output(files, output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w, memory, input);
+      if (format == "table") describe(o, s, w, memory, input, interval_pct);
       write_rows(o, rows, format);
     });
     files.commit();

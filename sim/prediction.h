@@ -24,6 +24,12 @@ struct PredictionRow {
   double exposed_comm_s = 0;
   std::string overrides;      // what was set from outside the scenario file ("key=value; ...")
   MemoryFit memory;           // per GPU; set by the caller from memory_fit() (JSON only)
+  // The prediction interval when one was asked for (predict --interval): the central
+  // interval_pct % of measured iteration times; 0 when none.
+  double interval_pct = 0;
+  double iteration_low_s = 0, iteration_high_s = 0;
+  double throughput_low() const { return iteration_high_s > 0 ? throughput * iteration_s / iteration_high_s : 0; }
+  double throughput_high() const { return iteration_low_s > 0 ? throughput * iteration_s / iteration_low_s : 0; }
 };
 
 struct PredictionRun {

@@ -8,6 +8,7 @@
 #include "sim/report/text_table.h"
 #include "sim/csv.h"
 #include "validation/data_error.h"
+#include "validation/interval_coverage.h"
 
 namespace scalecast::validation {
 namespace {
@@ -90,6 +91,14 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
   t.write(out);
   out << "backend " << v.backend << "; throughput in samples/s (images or sequences per second); "
       << "error = (predicted - measured) / measured; calibrated rows are held out from the fit\n";
+  const auto coverage = interval_coverage(v, kCoverageLevelPct);
+  out << "\n" << fmt("%g", kCoverageLevelPct) << "% prediction intervals (predict --interval " << fmt("%g", kCoverageLevelPct)
+      << "): measured rows inside\n";
+  TextTable cover({"table", "mode", "rows", "inside", "coverage"}, {"", "", "", "rows", "%"});
+  for (const auto& l : coverage)
+    cover.add_row({l.table, to_string(l.mode), l.mode == Mode::calibrated ? "held-out" : "all", std::to_string(l.inside) + "/" + std::to_string(l.rows),
+               fmt("%.1f", 100 * l.share())});
+  cover.write(out);
   const auto networks = network_comparison(v);
   if (networks.empty()) return;
   out << "\nheld-out rows per network, like with like:\n";
