@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "sim/collectives/algorithm_choice.h"
@@ -279,9 +280,29 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   return s;
 }
 
-// The line a second document begins on: its first node's, or for an empty one the last '---'.
-int second_document_line(const YAML::Node& document, const std::string& text) {
-  if (!document.IsNull() && document.Mark().line >= 0) return document.Mark().line + 1;
+// Counts documents as yaml-cpp's parser delivers them, and where each begins. yaml-cpp 0.7 hands
+// out an endless run of empty documents for some malformed text (a root anchor or tag before
+// ','), so LoadAll never returns: counting stops at the second.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  int documents = 0;
+  int second_line = 0;  // 1-based line of the second document's start, 0 if unknown
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents == 2) second_line = mark.line >= 0 ? mark.line + 1 : 0;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The line a second document begins on: the parser's mark, else the last '---' line.
+int second_document_line(int parser_line, const std::string& text) {
+  if (parser_line > 0) return parser_line;
   int line = 1, separator = 1;
   std::istringstream lines(text);
   for (std::string l; std::getline(lines, l); ++line)
@@ -289,21 +310,25 @@ int second_document_line(const YAML::Node& document, const std::string& text) {
   return separator;
 }
 
-// Parses the text; it must hold a map. Throws ScenarioError or YamlError.
+// Parses the text; it must hold one document, a map. Throws ScenarioError or YamlError.
 YAML::Node load_yaml(const std::string& text, const std::string& path) {
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(text);
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw ScenarioError(path + ":" + std::to_string(second_document_line(counter.second_line, text)) +
+                          ": expected one YAML document, got a second one (a line '---', or text the "
+                          "first document cannot hold, starts it)");
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ScenarioError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) +
                         ": expected valid YAML, got a syntax error (" + e.msg + ")");
   }
-  if (documents.size() > 1)
-    throw ScenarioError(path + ":" + std::to_string(second_document_line(documents[1], text)) +
-                        ": expected one YAML document, got a second one (a line '---' starts it)");
-  if (documents.empty() || documents[0].IsNull())
-    throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
-  const YAML::Node root = documents[0];
+  if (root.IsNull()) throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
   if (!root.IsMap()) YamlReader(root, path).fail("a map of scenario keys");
   return root;
 }
