@@ -1,81 +1,124 @@
-// `scalecast calibrate`: fits one network's cluster constants to its calibration rows (bsp-
-// allreduce, bsp-ps) and writes them as a scenario `cluster:` block to paste into a scenario.
+// `scalecast calibrate MEASUREMENTS... --scenario BASE -o cluster.yaml`: fits the transport of a
+// cluster to what was measured on it (sweeps, nccl-tests output, timelines, throughput tables),
+// reports every constant with its interval or why it kept its default, cross-validates, and
+// writes the calibrated cluster file that --cluster reads.
+#include <cmath>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 
-#include "calibration/cluster_yaml.h"
+#include "calibration/calibrated_cluster.h"
+#include "calibration/measurement_files.h"
 #include "cli/command.h"
 #include "cli/common.h"
 #include "sim/report/text_table.h"
 #include "validation/calibration_split.h"
-#include "validation/summary.h"
+#include "validation/testbeds.h"
 
 namespace scalecast::cli {
 namespace {
 
-void print_fit(std::ostream& out, const validation::GroupFit& g) {
-  const auto& info = calibration::constant_info();
-  TextTable t({"constant", "start", "fitted", "note"}, {"", "", "", ""});
-  for (std::size_t i = 0; i < calibration::kConstantCount; ++i) {
-    std::string note = g.fit.constrained[i] ? "" : "unconstrained";
-    if (g.fit.at_bound[i]) note += std::string(note.empty() ? "" : ", ") + "at a bound";
-    t.add_row({info[i].field, calibration::format_constant(i, g.fit.start[i]),
-               calibration::format_constant(i, g.fit.fitted[i]), note});
+// What the measured throughput tables bring: their rows and cases, kept alive for the samples.
+struct Tables {
+  std::vector<validation::MeasuredRow> rows;
+  std::vector<validation::Case> cases;
+};
+
+void print_parameters(std::ostream& out, const calibration::TransportFit& f) {
+  TextTable t({"constant", "default", "fitted", "95% interval", "status"}, {"", "", "", "", ""});
+  for (std::size_t i = 0; i < f.parameters.size(); ++i) {
+    const auto& p = f.parameters[i];
+    const auto& r = f.results[i];
+    const bool moved = r.status == calibration::FitStatus::fitted;
+    t.add_row({p.key, calibration::scenario_value(p.quantity, r.start), calibration::scenario_value(p.quantity, r.value),
+               moved ? calibration::scenario_value(p.quantity, r.low) + " .. " +
+                           calibration::scenario_value(p.quantity, r.high)
+                     : "-",
+               calibration::to_string(r.status)});
   }
   t.write(out);
 }
 
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
-  std::string data, table, network, output, backend_name;
+  std::vector<std::string> files;
+  std::string scenario_path, output, backend_name, network;
+  int folds = 5;
   opts.add_options()
-      ("data,d", po::value(&data)->default_value("validation/data"),
-       "folder of measured tables and testbeds.csv")
-      ("table,t", po::value(&table)->required(), "measured table (file stem), e.g. "
-       "ddl-benchmarks-2020-05-29")
-      ("network,n", po::value(&network)->required(), "network (or testbed) of that table")
-      ("output,o", po::value(&output), "write the cluster YAML to FILE instead of stdout")
-      ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid");
+      ("measurements", po::value(&files)->required(), "measurement files (format told from the content)")
+      ("scenario", po::value(&scenario_path), "scenario of the measured cluster: its constants are the defaults "
+                                              "(required for sweeps, nccl-tests output and timelines)")
+      ("network,n", po::value(&network), "throughput tables: use the rows of this network only")
+      ("folds", po::value(&folds)->default_value(5), "cross-validation folds (2 or more)")
+      ("output,o", po::value(&output), "write the calibrated cluster file to FILE instead of stdout")
+      ("backend,b", po::value(&backend_name)->default_value("analytical"), "predicts throughput rows");
+  po::positional_options_description pos;
+  pos.add("measurements", -1);
   return guarded("calibrate", [&] {
     po::variables_map vm;
-    if (parse_options("calibrate", "--table T --network N [-o CLUSTER.yaml] [options]", opts, {},
-                      args, vm))
+    if (parse_options("calibrate", "MEASUREMENTS... --scenario BASE.yaml [-o cluster.yaml]", opts, pos, args, vm))
       return 0;
-    std::vector<validation::MeasuredRow> rows;
-    std::string known;
-    for (const auto& r : validation::read_measurements(data)) {
-      if (r.table == table && r.network == network) rows.push_back(r);
-      const std::string key = r.table + " / " + r.network;
-      if (known.find(key) == std::string::npos) known += (known.empty() ? "" : ", ") + key;
-    }
-    if (rows.empty())
-      throw std::invalid_argument("no rows for table '" + table + "' and network '" + network +
-                                  "' in " + data + " (known: " + known + ")");
-    const auto cases = validation::make_cases(rows, validation::TestbedMap::read(data));
+    if (folds < 2) throw std::invalid_argument("--folds must be 2 or more");
     const auto backend = make_backend(backend_name);
-    std::cerr << "calibrate: fitting " << table << " / " << network << " with " << backend->name()
-              << " ...\n";
-    const validation::GroupFit g = validation::fit_group(rows, cases, table, network, *backend);
-    if (!g.fitted)
-      throw std::invalid_argument(table + " / " + network + ": " + g.reason + ", nothing to fit");
-    print_fit(std::cerr, g);
-    std::vector<std::string> comments = {
-        "scalecast calibrate: " + table + " / " + network + ", backend " + backend->name(),
-        "fitted to " + std::to_string(g.rows.size()) + " rows (bsp-allreduce, bsp-ps): RMS error " +
-            fmt("%.1f%%", 100 * calibration::rms(g.fit.start_errors)) + " -> " +
-            fmt("%.1f%%", 100 * calibration::rms(g.fit.fitted_errors)),
-        "effective network bandwidth = bandwidth x efficiency (no stream limit, no host staging)"};
-    for (std::size_t k = 0; k < g.rows.size(); ++k)
-      comments.push_back("  " + validation::row_label(rows[g.rows[k]]) + ": error " +
-                         fmt("%+.1f%%", 100 * g.fit.fitted_errors[k]));
-    write_output(output, [&](std::ostream& o) {
-      calibration::write_cluster_yaml(o, g.fit.cluster, comments);
-    });
+    std::unique_ptr<Scenario> base;
+    if (!scenario_path.empty()) base = std::make_unique<Scenario>(load_scenario(scenario_path));
+    std::vector<calibration::CollectiveSample> collectives;
+    auto tables = std::make_unique<Tables>();
+    for (const std::string& f : files) {
+      const auto format = calibration::detect_format(f);
+      std::cerr << "calibrate: " << f << ": " << to_string(format) << '\n';
+      if (format != calibration::MeasurementFormat::throughput_table) {
+        for (auto& s : calibration::read_collective_samples(f, format)) collectives.push_back(std::move(s));
+        continue;
+      }
+      const std::string folder = std::filesystem::path(f).parent_path().string();
+      const auto testbeds = validation::TestbedMap::read(folder.empty() ? "." : folder);
+      std::vector<validation::MeasuredRow> rows;
+      for (auto& r : validation::read_measured_table(f))
+        if (network.empty() || r.network == network) rows.push_back(std::move(r));
+      for (auto& c : validation::make_cases(rows, testbeds)) tables->cases.push_back(std::move(c));
+      for (auto& r : rows) tables->rows.push_back(std::move(r));
+    }
+    if (!collectives.empty() && !base)
+      throw std::invalid_argument("--scenario BASE.yaml is needed: sweeps, nccl-tests output and timelines say "
+                                  "nothing of the hardware they ran on");
+    if (!base && !tables->cases.empty()) base = std::make_unique<Scenario>(tables->cases.front().scenario);
+    if (!base)
+      throw std::invalid_argument("no measurements to calibrate with" +
+                                  (network.empty() ? std::string() : " on network '" + network + "'"));
+    bool servers = false;
+    for (const auto& r : tables->rows) servers = servers || r.method.find("-ps") != std::string::npos;
+    const auto parameters = calibration::transport_parameters(base->cluster, servers);
+    std::vector<calibration::FitSample> samples;
+    for (const auto& c : collectives) samples.push_back(calibration::fit_sample(c));
+    for (std::size_t i = 0; i < tables->rows.size(); ++i)
+      if (tables->cases[i].expressible)
+        samples.push_back(validation::throughput_sample(tables->rows[i], tables->cases[i], parameters, *backend));
+    std::cerr << "calibrate: fitting " << parameters.size() << " constants to " << samples.size()
+              << " measurements ...\n";
+    calibration::CalibrationRecord rec;
+    rec.scenario = scenario_path.empty() ? base->path : scenario_path;
+    rec.measurements = files;
+    rec.fit = calibration::fit_transport(samples, base->cluster, parameters);
+    std::cerr << "calibrate: cross-validating (" << folds << " folds) ...\n";
+    rec.cv = calibration::cross_validate(samples, base->cluster, parameters, folds);
+    print_parameters(std::cerr, rec.fit);
+    const double before = calibration::mape(rec.cv.before), after = calibration::mape(rec.cv.after);
+    std::cerr << "\nmean error of the fitted measurements: " << fmt("%.1f%%", calibration::mape(rec.fit.start_residuals))
+              << " with the defaults, " << fmt("%.1f%%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
+              << "held out (" << rec.cv.folds << "-fold cross-validation): " << fmt("%.1f%%", before)
+              << " with the defaults, " << fmt("%.1f%%", after) << " calibrated\n";
+    if (after > before)
+      std::cerr << "WARNING: calibrated predictions of held-out measurements are worse than the defaults' ("
+                << fmt("%.1f%%", before) << " -> " << fmt("%.1f%%", after)
+                << "): the measurements do not support these constants; check them before you use the file\n";
+    write_output(output, [&](std::ostream& o) { calibration::write_calibrated_cluster(o, rec); });
     return 0;
   });
 }
 
 const Registration reg{"calibrate",
-                       "fit a network's cluster constants to measured rows; write cluster YAML",
+                       "fit a cluster's transport to measurements; write the calibrated cluster file (--cluster)",
                        run};
 
 }  // namespace

@@ -1,117 +1,41 @@
 // `scalecast compare PREDICTED MEASURED`: two timelines of one schedule side by side, per
 // iteration and per communication task, with the error of the prediction in percent.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/common.h"
 #include "sim/backend.h"
+#include "sim/json_reader.h"
+#include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
+#include "sim/report/timeline_comparison.h"
 #include "sim/schedule_json.h"
 #include "sim/timeline_json.h"
+#include "sim/work_estimate.h"
 
 namespace scalecast::cli {
 namespace {
 
-struct Span {
-  double start_s = 0, end_s = 0;  // last start and last end over the ranks that ran the task
-  double seconds() const { return end_s - start_s; }
-};
-
-struct Row {
-  std::string kind;  // iteration, steady, comm
-  int task = -1;
-  std::string name, op;
-  int iteration = -1;
-  double bytes = 0, predicted_s = 0, measured_s = 0;
-  double error_pct() const { return measured_s > 0 ? 100 * (predicted_s - measured_s) / measured_s : 0; }
-};
-
-// A timeline file as is, or a schedule file predicted by `backend`.
-TimelineFile load(const std::string& path, const std::string& backend) {
-  std::ifstream in(path);
-  if (!in) throw TimelineError(path + ": cannot open the file");
-  std::string format;
-  try {
-    format = nlohmann::json::parse(in).value("format", "");
-  } catch (const nlohmann::json::exception& e) {
-    throw TimelineError(path + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
-  if (format != "scalecast-schedule") return read_timeline_json(path);
-  const Schedule s = read_schedule_file(path);
-  return timeline_file(s, make_backend(backend)->run(s));
+// A timeline file as is, or a schedule file predicted by `backend` within the limits.
+TimelineFile load(const std::string& path, const std::string& backend_name, const WorkLimits& limits) {
+  const nlohmann::json j = read_json_file(path, "a schedule or timeline file");
+  const std::string format = JsonReader(j, path).require("format").choice(
+      "a file format", {"scalecast-schedule", "scalecast-timeline"});
+  if (format == "scalecast-timeline") return timeline_from_json(j, path);
+  const Schedule s = schedule_from_json(j, path);
+  const auto backend = make_backend(backend_name);
+  check_work(estimate_run(s, *backend), limits, path);
+  return timeline_file(s, backend->run(s));
 }
 
-// Task time as a comparison sees it: from the moment the last rank started the task to the
-// moment the last one finished it (a backend that predicts one span for all ranks gives it).
-std::vector<std::optional<Span>> spans(const TimelineFile& f) {
-  std::vector<std::optional<Span>> out(f.tasks.size());
-  for (const TimelineEvent& e : f.timeline.events) {
-    auto& s = out[e.task];
-    if (!s) s = Span{e.start_s, e.end_s};
-    s->start_s = std::max(s->start_s, e.start_s);
-    s->end_s = std::max(s->end_s, e.end_s);
-  }
-  return out;
-}
-
-// Iteration i takes from the end of iteration i-1 (the first one: from the first event) to its
-// own end, the latest end of any of its tasks on any rank.
-std::vector<double> iteration_times(const TimelineFile& f) {
-  std::vector<int> iteration_of;
-  for (const TimelineTask& t : f.tasks) iteration_of.push_back(t.iteration);
-  const IterationSpans spans = iteration_spans(f.timeline, iteration_of, f.iterations);
-  std::vector<double> times;
-  for (int i = 0; i < f.iterations; ++i)
-    times.push_back(spans.ends_s[i] - (i == 0 ? spans.first_start_s : spans.ends_s[i - 1]));
-  return times;
-}
-
-void check_same_schedule(const TimelineFile& p, const TimelineFile& m, const std::string& pp, const std::string& mp) {
-  auto differ = [&](const std::string& what) {
-    throw TimelineError(pp + " and " + mp + " are timelines of different schedules: " + what);
-  };
-  if (p.gpus != m.gpus) differ(std::to_string(p.gpus) + " vs " + std::to_string(m.gpus) + " GPUs");
-  if (p.iterations != m.iterations) differ("different iteration counts");
-  if (p.tasks.size() != m.tasks.size())
-    differ(std::to_string(p.tasks.size()) + " vs " + std::to_string(m.tasks.size()) + " tasks");
-  for (std::size_t i = 0; i < p.tasks.size(); ++i) {
-    const TimelineTask &a = p.tasks[i], &b = m.tasks[i];
-    if (a.kind != b.kind || a.name != b.name || a.iteration != b.iteration || a.op != b.op || a.bytes != b.bytes)
-      differ("task " + std::to_string(i) + " is '" + a.name + "' in one and '" + b.name + "' in the other");
-  }
-}
-
-std::vector<Row> compare(const TimelineFile& p, const TimelineFile& m, bool tasks) {
-  std::vector<Row> rows;
-  const auto pi = iteration_times(p), mi = iteration_times(m);
-  double ps = 0, ms = 0;
-  for (int i = 0; i < p.iterations; ++i) {
-    rows.push_back({"iteration", -1, "", "", i, 0, pi[i], mi[i]});
-    if (i > 0) {
-      ps += pi[i];
-      ms += mi[i];
-    }
-  }
-  if (p.iterations >= 2) rows.push_back({"steady", -1, "", "", -1, 0, ps / (p.iterations - 1), ms / (p.iterations - 1)});
-  if (!tasks) return rows;
-  const auto psp = spans(p), msp = spans(m);
-  for (const TimelineTask& t : p.tasks)
-    if (t.kind == TaskKind::comm && psp[t.id] && msp[t.id])
-      rows.push_back({"comm", t.id, t.name, to_string(t.op), t.iteration, t.bytes, psp[t.id]->seconds(),
-                      msp[t.id]->seconds()});
-  return rows;
-}
-
-void write_table(std::ostream& out, const std::vector<Row>& rows, const TimelineFile& p, const TimelineFile& m) {
+void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, const TimelineFile& p, const TimelineFile& m) {
   out << "predicted: " << p.timeline.backend << ", measured: " << m.timeline.backend << " (" << m.model << ", "
       << m.method << ", " << m.gpus << " GPUs); error = (predicted - measured) / measured\n\n";
   TextTable it({"iteration", "predicted", "measured", "error"}, {"", "s", "s", "%"});
-  for (const Row& r : rows)
+  for (const ComparisonRow& r : rows)
     if (r.kind != "comm")
       it.add_row({r.kind == "steady" ? "steady" : std::to_string(r.iteration), fmt("%.4f", r.predicted_s),
                   fmt("%.4f", r.measured_s), fmt("%+.1f", r.error_pct())});
@@ -120,7 +44,7 @@ void write_table(std::ostream& out, const std::vector<Row>& rows, const Timeline
                {"", "", "", "", "B", "ms", "ms", "%"});
   std::vector<double> errors;
   double psum = 0, msum = 0;
-  for (const Row& r : rows) {
+  for (const ComparisonRow& r : rows) {
     if (r.kind != "comm") continue;
     ct.add_row({std::to_string(r.task), r.name, std::to_string(r.iteration), r.op, fmt("%.0f", r.bytes),
                 fmt("%.3f", r.predicted_s * 1e3), fmt("%.3f", r.measured_s * 1e3), fmt("%+.1f", r.error_pct())});
@@ -137,10 +61,10 @@ void write_table(std::ostream& out, const std::vector<Row>& rows, const Timeline
       << " %\n";
 }
 
-void write_csv(std::ostream& out, const std::vector<Row>& rows) {
+void write_csv(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   out << "kind,task,name,iteration,op,bytes,predicted_s,measured_s,error_pct\n";
-  for (const Row& r : rows)
-    out << r.kind << ',' << (r.task >= 0 ? std::to_string(r.task) : "") << ',' << r.name << ','
+  for (const ComparisonRow& r : rows)
+    out << r.kind << ',' << (r.task >= 0 ? std::to_string(r.task) : "") << ',' << csv_field(r.name) << ','
         << (r.iteration >= 0 ? std::to_string(r.iteration) : "") << ',' << r.op << ',' << fmt("%.0f", r.bytes) << ','
         << fmt("%.9f", r.predicted_s) << ',' << fmt("%.9f", r.measured_s) << ',' << fmt("%.3f", r.error_pct()) << '\n';
 }
@@ -148,6 +72,7 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows) {
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string predicted_path, measured_path, backend, format, output;
+  LimitOptions limits;
   opts.add_options()
       ("predicted", po::value(&predicted_path)->required(), "timeline JSON, or the schedule JSON to predict")
       ("measured", po::value(&measured_path)->required(), "timeline JSON (scalecast execute -o)")
@@ -155,6 +80,7 @@ int run(const std::vector<std::string>& args) {
       ("format,f", po::value(&format)->default_value("table"), "table or csv")
       ("iterations-only", po::bool_switch(), "leave out the per-task rows")
       ("output,o", po::value(&output), "write to FILE instead of stdout");
+  add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("predicted", 1).add("measured", 1);
   return guarded("compare", [&] {
@@ -162,9 +88,10 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("compare", "PREDICTED.json MEASURED.json [--format table|csv]", opts, pos, args, vm)) return 0;
     if (format != "table" && format != "csv")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
-    const TimelineFile p = load(predicted_path, backend), m = load(measured_path, backend);
+    const WorkLimits work = limits.limits();
+    const TimelineFile p = load(predicted_path, backend, work), m = load(measured_path, backend, work);
     check_same_schedule(p, m, predicted_path, measured_path);
-    const auto rows = compare(p, m, !vm["iterations-only"].as<bool>());
+    const auto rows = compare_timelines(p, m, !vm["iterations-only"].as<bool>());
     write_output(output, [&](std::ostream& o) {
       if (format == "csv") write_csv(o, rows);
       else write_table(o, rows, p, m);

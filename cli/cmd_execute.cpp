@@ -115,6 +115,8 @@ int run(const std::vector<std::string>& args) {
       if (!scenario.empty()) load_scenario(scenario, sets);
     }
     if (vm.count("local")) {
+      // A schedule that cannot run is refused here, once, before any rank starts.
+      if (sweep.empty()) executor::read_run_schedule(schedule_path, local);
       // The ranks get this command as parsed, less --local: they never launch in turn.
       std::vector<std::string> rank_args = {"execute"};
       for (auto& token : tokens_without(parsed, "local")) rank_args.push_back(std::move(token));
@@ -132,10 +134,12 @@ int run(const std::vector<std::string>& args) {
     }
     const auto ex = executor::execute_rank({schedule_path, transport, reference, compute_scale, timeout_s}, env);
     if (!ex) return 0;
+    OutputFiles files;
     if (!output.empty())
-      write_output(output, [&](std::ostream& o) { write_timeline_json(o, ex->schedule, ex->timeline); });
+      files.add(output, [&](std::ostream& o) { write_timeline_json(o, ex->schedule, ex->timeline); });
     if (!trace.empty())
-      write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, ex->schedule, ex->timeline); });
+      files.add(trace, [&](std::ostream& o) { write_chrome_trace(o, ex->schedule, ex->timeline); });
+    files.commit();
     summarize(std::cout, *ex);
     return 0;
   });

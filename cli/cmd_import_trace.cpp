@@ -4,12 +4,12 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
-#include "profiler/atomic_file.h"
 #include "profiler/model_gradients.h"
 #include "profiler/parameter_list.h"
 #include "profiler/profile_csv.h"
 #include "profiler/torch_import.h"
 #include "sim/input_error.h"
+#include "sim/output_files.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
@@ -59,8 +59,7 @@ int import_trace(const ImportOptions& o) {
   }
   profile.batch_per_gpu = o.batch;
   for (const std::string& w : warnings) std::cerr << "scalecast import-trace: warning: " << w << '\n';
-  prof::write_file_atomically(o.output,
-                              [&](std::ostream& out) { prof::write_profile_csv(out, profile); });
+  write_file_atomically(o.output, [&](std::ostream& out) { prof::write_profile_csv(out, profile); });
   double forward_ms = 0, backward_ms = 0;
   int64_t tensors = 0, bytes = 0;
   for (const prof::ProfileLayer& layer : profile.layers) {

@@ -4,18 +4,31 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
+#include "cli/scenario_input.h"
 #include "sim/input_error.h"
 #include "sim/link_capacities.h"
 #include "sim/memory_fit.h"
+#include "sim/prediction_interval.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
+#include "sim/report/text_table.h"
 #include "sim/timeline_json.h"
 #include "sim/units.h"
 
 namespace scalecast::cli {
 namespace {
 
-void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m) {
+// The spread a prediction carries: the calibration's held-out residuals when the cluster file
+// has them, else the documented zero-shot defaults.
+Uncertainty uncertainty_of(const ScenarioInput& input) {
+  if (input.calibrated && input.calibrated->has_spread)
+    return calibrated_uncertainty(sigma_from_p05_p95(input.calibrated->ratio_p05, input.calibrated->ratio_p95),
+                                  "held-out residuals of " + input.calibrated->path);
+  return default_uncertainty();
+}
+
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m,
+              const ScenarioInput& input, double interval_pct) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
       << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
@@ -28,7 +41,21 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
-      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n\n";
+      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n";
+  if (input.calibrated) {
+    out << "calibrated " << input.calibrated->path << ":";
+    for (const auto& v : input.calibrated->values) out << " " << v << ";";
+    out << "\n";
+  }
+  if (interval_pct > 0) {
+    const Uncertainty u = uncertainty_of(input);
+    const IntervalFactors f = interval_factors(u, interval_pct);
+    out << "interval  " << interval_pct << "% of measurements expected within x" << fmt("%.3f", f.low) << " to x"
+        << fmt("%.3f", f.high) << " of each predicted iteration (log-normal, sigma " << fmt("%.3f", u.sigma())
+        << ": transport " << fmt("%.3f", u.transport_sigma) << ", schedule model " << fmt("%.3f", u.schedule_sigma)
+        << "; " << u.source << ")\n";
+  }
+  out << "\n";
 }
 
 const char* const kSynopsis = R"(SCENARIO.yaml [options]
@@ -51,18 +78,24 @@ int run(const std::vector<std::string>& args) {
   std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, methods;
   std::vector<int> gpus;
+  LimitOptions limits;
   bool allow_oom = false;
+  double interval_pct = 0;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
       ("format,f", po::value(&format)->default_value("table"), "table, csv or json")
       ("output,o", po::value(&output), "write to FILE instead of stdout")
-      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
       ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
       ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
       ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
-      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory");
+      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory")
+      ("interval", po::value(&interval_pct), "PCT: also give the range that PCT % of measured iteration times "
+                                             "fall in (calibration residuals with --cluster, else documented defaults)");
+  std::string cluster_file;
+  add_scenario_options(opts, sets, cluster_file);
+  add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
@@ -70,11 +103,17 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("predict", kSynopsis, opts, pos, args, vm)) return 0;
     if (format != "table" && format != "csv" && format != "json")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
-    Scenario s = load_scenario(scenario_path, sets);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    Scenario s = input.scenario;
     if (!methods.empty()) s.methods = methods;
     if (!gpus.empty()) s.gpus = gpus;
     for (const auto& m : s.methods) make_preset(m);
     for (int g : s.gpus) nodes_for(s.cluster, g);
+    const WorkLimits work = limits.limits();
+    if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
+      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " + fmt("%g", interval_pct));
+    const IntervalFactors band =
+        interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
     if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     const auto backend = make_backend(backend_name);
@@ -85,20 +124,28 @@ int run(const std::vector<std::string>& args) {
                         memory.gpu + ", got one that needs " + memory_summary(memory) +
                         "; lower the batch or the precision, or pass --allow-oom");
     std::vector<PredictionRow> rows;
+    OutputFiles files;
     for (const auto& m : s.methods)
       for (int g : s.gpus) {
-        PredictionRun r = predict(s, w.workload, m, g, *backend);
+        PredictionRun r = predict(s, w.workload, m, g, *backend, work);
         if (!trace.empty())
-          write_output(trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
+          write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())
-          write_output(timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+          write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
         r.row.memory = memory;
+        r.row.overrides = input.overrides;
+        if (interval_pct > 0) {
+          r.row.interval_pct = interval_pct;
+          r.row.iteration_low_s = r.row.iteration_s * band.low;
+          r.row.iteration_high_s = r.row.iteration_s * band.high;
+        }
         rows.push_back(std::move(r.row));
       }
-    write_output(output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w, memory);
+    write_output(files, output, [&](std::ostream& o) {
+      if (format == "table") describe(o, s, w, memory, input, interval_pct);
       write_rows(o, rows, format);
     });
+    files.commit();
     return 0;
   });
 }

@@ -7,7 +7,6 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
-#include "profiler/atomic_file.h"
 #include "profiler/attribution.h"
 #include "profiler/chrome_trace.h"
 #include "profiler/dump_reader.h"
@@ -85,12 +84,11 @@ int profile(const ProfileOptions& o) {
                      ": no GPU work fell inside a layer range (see profiler/README.md "
                      "for the NVTX naming convention)");
   }
-  if (!o.trace.empty()) {
-    prof::write_file_atomically(
-        o.trace, [&](std::ostream& out) { prof::write_chrome_trace(out, log, attribution); });
-  }
-  prof::write_file_atomically(o.output,
-                              [&](std::ostream& out) { prof::write_profile_csv(out, result); });
+  OutputFiles files;
+  if (!o.trace.empty())
+    files.add(o.trace, [&](std::ostream& out) { prof::write_chrome_trace(out, log, attribution); });
+  files.add(o.output, [&](std::ostream& out) { prof::write_profile_csv(out, result); });
+  files.commit();
   double forward_ms = 0;
   double backward_ms = 0;
   for (const prof::ProfileLayer& layer : result.layers) {

@@ -2,6 +2,8 @@
 // of a scenario as JSON, the file the simulator backends and the real executor both run.
 #include "cli/command.h"
 #include "cli/common.h"
+#include "cli/scenario_input.h"
+#include "sim/json_text.h"
 #include "sim/prediction.h"
 #include "sim/schedule_json.h"
 
@@ -13,12 +15,15 @@ int run(const std::vector<std::string>& args) {
   std::string scenario_path, method, output;
   int gpus = 0;
   std::vector<std::string> sets;
+  LimitOptions limits;
   opts.add_options()
       ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
       ("method,m", po::value(&method)->required(), "method (preset name)")
       ("gpus,g", po::value(&gpus)->required(), "GPU count")
-      ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("output,o", po::value(&output), "write to FILE instead of stdout");
+  std::string cluster_file;
+  add_scenario_options(opts, sets, cluster_file);
+  add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("schedule", [&] {
@@ -26,12 +31,12 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("schedule", "SCENARIO.yaml --method M --gpus N [-o schedule.json]", opts, pos,
                       args, vm))
       return 0;
-    const Scenario s = load_scenario(scenario_path, sets);
+    const Scenario s = load_scenario_input(scenario_path, sets, cluster_file).scenario;
     make_preset(method);
-    if (gpus <= 0) throw std::invalid_argument("--gpus must be positive");
+    nodes_for(s.cluster, gpus);
     const BuiltWorkload w = build_workload(s);
-    const Schedule schedule = schedule_for(s, w.workload, method, gpus);
-    write_output(output, [&](std::ostream& o) { o << schedule_to_json(schedule).dump(1) << '\n'; });
+    const Schedule schedule = schedule_for(s, w.workload, method, gpus, limits.limits());
+    write_output(output, [&](std::ostream& o) { o << json_text(schedule_to_json(schedule), 1) << '\n'; });
     return 0;
   });
 }

@@ -1,14 +1,13 @@
-// Option parsing, error reporting and atomic file output for the subcommands.
-// Bad input exits 2 with one line; a partial output file is never left behind.
+// Option parsing, error reporting, output files and prediction limits for the subcommands.
+// Bad input exits 2 with one line; a partial or lone output file is never left behind.
 #include "cli/common.h"
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
 #include "sim/input_error.h"
+#include "sim/report/text_table.h"
+#include "sim/units.h"
 
 namespace scalecast::cli {
 
@@ -56,29 +55,37 @@ int guarded(const std::string& command, const std::function<int()>& body) {
   return 2;
 }
 
-void write_output(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  if (path.empty() || path == "-") {
+void write_output(OutputFiles& files, const std::string& path, const std::function<void(std::ostream&)>& write) {
+  if (path.empty() || path == "-")
     write(std::cout);
-    return;
+  else
+    files.add(path, write);
+}
+
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  OutputFiles files;
+  write_output(files, path, write);
+  files.commit();
+}
+
+WorkLimits LimitOptions::limits() const {
+  WorkLimits l;
+  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + fmt("%g", max_events));
+  l.max_events = max_events;
+  try {
+    l.max_memory_bytes = units::parse_bytes(max_memory);
+  } catch (const units::UnitError& e) {
+    throw InputError(std::string("--max-memory: ") + e.what());
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + path);
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw;
-    }
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write " + path);
-    }
-  }
-  std::filesystem::rename(tmp, path);
+  return l;
+}
+
+void add_limit_options(po::options_description& options, LimitOptions& limits) {
+  options.add_options()
+      ("max-events", po::value(&limits.max_events)->default_value(limits.max_events),
+       "refuse a run estimated to take more steps than this")
+      ("max-memory", po::value(&limits.max_memory)->default_value(limits.max_memory),
+       "refuse a run estimated to need more memory than this");
 }
 
 }  // namespace scalecast::cli

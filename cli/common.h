@@ -1,5 +1,5 @@
-// Helpers shared by subcommands: option parsing with --help, the error-to-exit-code rule, and
-// writing an output file atomically (to FILE.tmp, then renamed) so a failure leaves nothing.
+// Helpers shared by subcommands: option parsing with --help, the error-to-exit-code rule, output
+// files written all or none (to FILE.tmp, then renamed), and the limits of a prediction.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -7,6 +7,9 @@
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "sim/output_files.h"
+#include "sim/work_estimate.h"
 
 namespace scalecast::cli {
 
@@ -30,7 +33,18 @@ std::vector<std::string> tokens_without(const po::parsed_options& parsed, const 
 // names; bad options) to one line and exit code 2, other errors to exit code 1.
 int guarded(const std::string& command, const std::function<int()>& body);
 
-// Writes through `write` to path, or to stdout when path is empty or "-".
+// Writes through `write` to stdout when path is empty or "-"; otherwise stages the file in
+// `files`, which the command commits once every output is complete (sim/output_files.h).
+void write_output(OutputFiles& files, const std::string& path, const std::function<void(std::ostream&)>& write);
+// One output, all or nothing.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+// --max-events and --max-memory: the limits a prediction may not exceed (sim/work_estimate.h).
+struct LimitOptions {
+  double max_events = WorkLimits{}.max_events;
+  std::string max_memory = "8GiB";
+  WorkLimits limits() const;  // throws InputError for values that are no limit
+};
+void add_limit_options(po::options_description& options, LimitOptions& limits);
 
 }  // namespace scalecast::cli

@@ -13,6 +13,7 @@
 #include "executor/rank_runner.h"
 #include "executor/transports.h"
 #include "executor/world.h"
+#include "sim/json_text.h"
 #include "sim/schedule_json.h"
 #include "sim/timeline_json.h"
 
@@ -22,25 +23,24 @@ namespace {
 std::string events_to_json(const std::vector<TimelineEvent>& events) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
   for (const auto& e : events) j.push_back(event_to_json(e));
-  return j.dump();
+  return json_text(j);
 }
 
 void events_from_json(const std::string& text, int tasks, std::vector<TimelineEvent>& out) {
-  for (const auto& e : nlohmann::json::parse(text)) out.push_back(event_from_json(e, tasks, "a rank's events", "event"));
-}
-
-// Reads the schedule and checks it fits the world; throws ScheduleError or RefusedError.
-Schedule checked_schedule(const ExecuteOptions& o, const LaunchEnv& env) {
-  Schedule s = read_schedule_file(o.schedule_path);
-  const int need = world_size(s), servers = server_processes(s);
-  if (need != env.world_size)
-    throw RefusedError(o.schedule_path + ": the schedule needs " + std::to_string(need) + " ranks (" +
-                       std::to_string(s.gpus()) + " GPU ranks + " + std::to_string(servers) +
-                       " parameter servers), but WORLD_SIZE is " + std::to_string(env.world_size));
-  return s;
+  for (const auto& e : nlohmann::json::parse(text)) out.push_back(event_from_json(e, tasks, "a rank's events"));
 }
 
 }  // namespace
+
+Schedule read_run_schedule(const std::string& path, int world) {
+  Schedule s = read_schedule_file(path);
+  const int need = world_size(s), servers = server_processes(s);
+  if (need != world)
+    throw RefusedError(path + ": the schedule needs " + std::to_string(need) + " ranks (" + std::to_string(s.gpus()) +
+                       " GPU ranks + " + std::to_string(servers) + " parameter servers), but the run has " +
+                       std::to_string(world));
+  return s;
+}
 
 std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& env) {
   std::signal(SIGPIPE, SIG_IGN);  // a peer that dies must surface as an error, not kill this rank
@@ -48,7 +48,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
   World world(env, timeout, "scalecast execute");
   Schedule s;
   try {
-    s = checked_schedule(o, env);
+    s = read_run_schedule(o.schedule_path, env.world_size);
   } catch (const std::exception& e) {
     world.abort(e.what(), 2);
   }
@@ -56,7 +56,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
   options << o.transport << (o.reference ? " reference" : " expanded") << " compute x" << o.compute_scale;
   try {
     world.arrive();
-    world.agree("schedule", digest(schedule_to_json(s).dump()));
+    world.agree("schedule", digest(json_text(schedule_to_json(s))));
     world.agree("options", options.str());
   } catch (const RefusedError& e) {
     world.abort(e.what(), 2);

@@ -24,6 +24,10 @@ struct Execution {
   Timeline timeline;  // backend "executor-<transport>", one event per task and rank that ran it
 };
 
+// The schedule of a run of `world_size` ranks, read and checked before any rank starts; throws
+// ScheduleError or RefusedError (exit code 2).
+Schedule read_run_schedule(const std::string& path, int world_size);
+
 // Rank 0 returns the measured timeline, the other ranks nothing. A bad schedule or option
 // throws before the world exists; once it does, any failure on any rank stops every rank:
 // the process exits with code 2 (refused input) or 1 (failure), naming the rank at fault.

@@ -11,6 +11,7 @@
 
 #include "profiler/interval_union.h"
 #include "profiler/mean_std.h"
+#include "sim/ranges.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -275,6 +276,10 @@ class Attributor {
       if (!span.warmup) step_ns += static_cast<double>(span.end - span.start);
     }
     profile.step_s = step_ns / measured / 1e9;
+    // A profile holds what a scenario can read back: steps (and so layers) of at most an hour.
+    if (!ranges::compute_time().contains(profile.step_s))
+      throw AttributionError("a measured iteration of " + std::to_string(profile.step_s) +
+                             " s on average: expected iterations " + ranges::compute_time().describe());
 
     struct Ordered {
       const std::string* name;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/dump_format.h"
+#include "sim/input_text.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -61,8 +62,7 @@ class Parser {
   void check_header(const std::string& line) {
     const std::vector<std::string_view> fields = split(line);
     if (fields.size() != 2 || fields[0] != dump::kMagic) {
-      fail("not a scalecast activity dump: expected the header '" + header() + "', got '" +
-           printable(line) + "'");
+      fail("not a scalecast activity dump: expected the header '" + header() + "', got " + quote_input(line));
     }
     const uint64_t version = number(fields[1], "version");
     if (version != static_cast<uint64_t>(dump::kVersion)) {
@@ -113,8 +113,8 @@ class Parser {
       expect_fields(f, 2);
       log_.dropped_records += number(f[1], "dropped record count");
     } else {
-      fail("unknown record kind '" + printable(kind) +
-           "' (expected device, range_start, range_end, api, kernel, memcpy, memset, "
+      fail("unknown record kind " + quote_input(kind) +
+           " (expected device, range_start, range_end, api, kernel, memcpy, memset, "
            "nvtx_calls, dropped or end)");
     }
   }
@@ -163,15 +163,14 @@ class Parser {
     uint64_t value = 0;
     const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (field.empty() || error != std::errc() || end != field.data() + field.size()) {
-      fail(std::string("expected an unsigned integer for ") + what + ", got '" + printable(field) +
-           "'");
+      fail(std::string("expected an unsigned integer for ") + what + ", got " + quote_input(field));
     }
     return value;
   }
 
   uint32_t id(std::string_view field, const char* what) const {
     const uint64_t value = number(field, what);
-    if (value > UINT32_MAX) fail(std::string(what) + " " + std::string(field) + " exceeds 32 bits");
+    if (value > UINT32_MAX) fail(std::string(what) + " " + quote_input(field) + " exceeds 32 bits");
     return static_cast<uint32_t>(value);
   }
 
@@ -198,10 +197,11 @@ class Parser {
           out.push_back('\r');
           break;
         default:
-          fail("bad escape in text field '" + printable(field) + "' (expected \\\\ \\t \\n \\r)");
+          fail("bad escape in text field " + quote_input(field) + " (expected \\\\ \\t \\n \\r)");
       }
       ++i;
     }
+    if (!is_utf8(out)) fail("expected text in UTF-8, got " + quote_input(field));
     return out;
   }
 
@@ -209,15 +209,6 @@ class Parser {
     if (end < start) {
       fail("end " + std::to_string(end) + " is before start " + std::to_string(start));
     }
-  }
-
-  // The first 60 bytes of a field, with control bytes shown as '?', for error messages.
-  static std::string printable(std::string_view s) {
-    std::string out;
-    for (const char c : s.substr(0, 60))
-      out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
-    if (s.size() > 60) out += "...";
-    return out;
   }
 
   std::istream& in_;

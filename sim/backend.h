@@ -12,11 +12,18 @@
 
 namespace scalecast {
 
+// What a backend's run of a schedule costs, estimated before it runs (sim/work_estimate.h).
+struct RunCost {
+  double events = 0;        // steps: events, and for links shared by flows each link update
+  double memory_bytes = 0;  // the backend's own state, beyond the schedule and the timeline
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   virtual Timeline run(const Schedule& schedule) const = 0;
+  virtual RunCost cost(const Schedule& schedule) const = 0;
 };
 
 struct BackendInfo {

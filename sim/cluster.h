@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/size_curve.h"
+
 namespace scalecast {
 
 enum class Transport { tcp, rdma };
@@ -18,6 +20,11 @@ struct TransportParams {
   double host_staging_bandwidth = 0;  // bytes/s through host memory when the NIC cannot read
                                       // GPU memory directly (0: GPUDirect, no staging)
   double call_overhead_s = 0;    // software cost of starting one collective or PS request
+  SizeCurve size_curve;          // share of the bulk rate a transfer of a size reaches (calibrated)
+  // Parameter-server transfers between the same two machines: false, each has a stream of its
+  // own and they share the links fairly; true, they go one after another over one connection
+  // (a Gloo pair or a ZMQ socket sends in order), so a push and the next pull overlap instead.
+  bool in_order_connections = false;
 };
 
 // Defaults for a transport; sources in cluster.cpp.

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 namespace scalecast {
 namespace {
@@ -156,7 +159,12 @@ std::vector<Message> partition_messages(const std::vector<Message>& messages,
   if (partition_bytes <= 0) return messages;
   std::vector<Message> out;
   for (const Message& m : messages) {
-    const int parts = std::max(1, static_cast<int>(std::ceil(m.bytes / partition_bytes)));
+    const double count = std::max(1.0, std::ceil(m.bytes / partition_bytes));
+    // Runs are sized before they are built (sim/work_estimate.h); this only guards the cast.
+    if (!(count <= std::numeric_limits<int>::max()))
+      throw std::length_error("a message of " + std::to_string(m.bytes) + " bytes in partitions of " +
+                              std::to_string(partition_bytes));
+    const int parts = static_cast<int>(count);
     for (int i = 0; i < parts; ++i) {
       Message p = m;
       p.bytes = std::min(partition_bytes, m.bytes - i * partition_bytes);

@@ -17,23 +17,24 @@ void require_rate(double value, const char* what) {
 
 }  // namespace
 
-double LinkCapacities::transfer_bandwidth(bool gpu_end) const {
+double LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {
   const double cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
-  return cap > 0 ? std::min(nic_payload, cap) : nic_payload;
+  return (cap > 0 ? std::min(nic_payload, cap) : nic_payload) * size_curve.at(bytes);
 }
 
-double LinkCapacities::server_transfer_bandwidth() const {
-  return server_transfer_cap > 0 ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
+double LinkCapacities::server_transfer_bandwidth(double bytes) const {
+  const double line = server_transfer_cap > 0 ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
+  return line * size_curve.at(bytes);
 }
 
-LinkClass LinkCapacities::network_link() const {
-  return {network_latency_s, std::min(transfer_bandwidth(true), fabric_bandwidth)};
+LinkClass LinkCapacities::network_link(double bytes) const {
+  return {network_latency_s, std::min(transfer_bandwidth(true, bytes), fabric_bandwidth)};
 }
 
-double LinkCapacities::spine_share() const {
-  const double link = network_link().bandwidth;
+double LinkCapacities::spine_share(double bytes) const {
+  const double link = network_link(bytes).bandwidth;
   if (leaf_uplink <= 0) return link;
-  return std::min(link, leaf_uplink / nodes_per_leaf);
+  return std::min(link, leaf_uplink / nodes_per_leaf * size_curve.at(bytes));
 }
 
 LinkCapacities link_capacities(const Cluster& c) {
@@ -50,6 +51,7 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.nic_payload = c.nic_bandwidth * c.net.efficiency;
   l.network_latency_s = c.net.latency_s;
   l.call_overhead_s = c.net.call_overhead_s;
+  l.size_curve = c.net.size_curve;
   // Streams bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
   // copy work per socket); RDMA's default has none.
   const double streams = c.net.stream_bandwidth > 0 ? c.net.stream_bandwidth * std::max(1, c.net.streams) : 0;

@@ -6,11 +6,15 @@
 
 namespace scalecast {
 
-// A class of links for the alpha-beta model: latency per message step, bytes/s per direction.
+// A class of links for the alpha-beta model: latency per message step, bytes/s per direction
+// (for transfers of the size it was asked for).
 struct LinkClass {
   double latency_s = 0;
   double bandwidth = 0;
 };
+
+// The size the bulk rate is defined at: transfers large enough that their size no longer matters.
+inline constexpr double kBulkBytes = 1e300;
 
 struct LinkCapacities {
   int nodes = 1;
@@ -30,6 +34,7 @@ struct LinkCapacities {
   double gpu_transfer_cap = 0;
   double server_transfer_cap = 0;
   double call_overhead_s = 0;    // the transport's software cost per collective or request
+  SizeCurve size_curve;          // share of the network's rates a transfer of a size reaches
 
   // Leaf-spine: a leaf's uplink, in payload B/s (0 under a single switch, or with one leaf).
   double leaf_uplink = 0;
@@ -40,16 +45,17 @@ struct LinkCapacities {
   Placement placement = Placement::dedicated;
 
   int gpus() const { return nodes * gpus_per_node; }
-  // One transfer between nodes, alone on the NICs: capped by the NIC and by the transfer cap.
-  double transfer_bandwidth(bool gpu_end) const;
+  // One transfer between nodes of `bytes`, alone on the NICs: capped by the NIC, by the transfer
+  // cap, and by the size curve.
+  double transfer_bandwidth(bool gpu_end, double bytes = kBulkBytes) const;
   // One transfer through a dedicated server's NIC, alone: its NIC and the (unstaged) cap.
-  double server_transfer_bandwidth() const;
+  double server_transfer_bandwidth(double bytes = kBulkBytes) const;
   LinkClass fabric_link() const { return {fabric_latency_s, fabric_bandwidth}; }
   // GPU to GPU across nodes: the transfer also crosses the GPU's fabric link to the NIC.
-  LinkClass network_link() const;
-  // B/s each node gets when every node of its leaf sends across the spine at once (the network
-  // link's bandwidth where nothing is oversubscribed).
-  double spine_share() const;
+  LinkClass network_link(double bytes = kBulkBytes) const;
+  // B/s each node gets for transfers of `bytes` when every node of its leaf sends across the
+  // spine at once (the network link's bandwidth where nothing is oversubscribed).
+  double spine_share(double bytes = kBulkBytes) const;
 };
 
 // Throws std::invalid_argument for a cluster whose links could carry nothing (a rate or an

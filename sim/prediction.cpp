@@ -6,17 +6,29 @@
 
 namespace scalecast {
 
-Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& method, int gpus) {
+namespace {
+
+std::string run_name(const std::string& method, int gpus) {
+  return method + " on " + std::to_string(gpus) + " GPUs";
+}
+
+}  // namespace
+
+Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& method, int gpus,
+                      const WorkLimits& limits) {
   Cluster cluster = s.cluster;
   cluster.nodes = nodes_for(cluster, gpus);
   if (gpus < cluster.gpus_per_node) cluster.gpus_per_node = gpus;
-  return build_schedule(w, cluster, strategy_for(s, method), s.iterations, s.name);
+  const Strategy strategy = strategy_for(s, method);
+  check_work(estimate_schedule(w, cluster, strategy, s.iterations), limits, run_name(method, gpus));
+  return build_schedule(w, cluster, strategy, s.iterations, s.name);
 }
 
 PredictionRun predict(const Scenario& s, const Workload& w, const std::string& method, int gpus,
-                      const Backend& backend) {
+                      const Backend& backend, const WorkLimits& limits) {
   PredictionRun run;
-  run.schedule = schedule_for(s, w, method, gpus);
+  run.schedule = schedule_for(s, w, method, gpus, limits);
+  check_work(estimate_run(run.schedule, backend), limits, run_name(method, gpus));
   run.timeline = backend.run(run.schedule);
   const IterationStats st = steady_state(run.schedule, run.timeline);
   PredictionRow& r = run.row;
@@ -31,7 +43,7 @@ PredictionRun predict(const Scenario& s, const Workload& w, const std::string& m
   r.iteration_s = st.iteration_s;
   r.compute_s = st.compute_s;
   r.exposed_comm_s = st.exposed_comm_s;
-  r.throughput = gpus * w.batch_per_gpu / st.iteration_s;
+  r.throughput = static_cast<double>(gpus) * w.batch_per_gpu / st.iteration_s;
   r.speedup = r.throughput / (w.batch_per_gpu / w.compute_s());
   r.efficiency = r.speedup / gpus;
   return run;

@@ -8,6 +8,7 @@
 #include "sim/memory_fit.h"
 #include "sim/scenario.h"
 #include "sim/steady_state.h"
+#include "sim/work_estimate.h"
 #include "sim/workload_builder.h"
 
 namespace scalecast {
@@ -21,7 +22,14 @@ struct PredictionRow {
   double efficiency = 0;      // speedup / gpus
   double compute_s = 0;
   double exposed_comm_s = 0;
+  std::string overrides;      // what was set from outside the scenario file ("key=value; ...")
   MemoryFit memory;           // per GPU; set by the caller from memory_fit() (JSON only)
+  // The prediction interval when one was asked for (predict --interval): the central
+  // interval_pct % of measured iteration times; 0 when none.
+  double interval_pct = 0;
+  double iteration_low_s = 0, iteration_high_s = 0;
+  double throughput_low() const { return iteration_high_s > 0 ? throughput * iteration_s / iteration_high_s : 0; }
+  double throughput_high() const { return iteration_low_s > 0 ? throughput * iteration_s / iteration_low_s : 0; }
 };
 
 struct PredictionRun {
@@ -30,10 +38,12 @@ struct PredictionRun {
   Timeline timeline;
 };
 
-// The schedule of one (method, gpus) run of a scenario.
+// The schedule of one (method, gpus) run of a scenario; throws WorkLimitError before building
+// one larger than the limits allow.
 Schedule schedule_for(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus);
+                      int gpus, const WorkLimits& limits = {});
+// Also refuses a run whose backend would exceed the limits, before it starts.
 PredictionRun predict(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus, const Backend& backend);
+                      int gpus, const Backend& backend, const WorkLimits& limits = {});
 
 }  // namespace scalecast

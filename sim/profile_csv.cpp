@@ -2,11 +2,14 @@
 // row per layer in forward order. Any malformed or truncated row is an error naming its line.
 #include "sim/profile_csv.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "sim/input_text.h"
+#include "sim/ranges.h"
 
 namespace scalecast {
 namespace {
@@ -37,22 +40,23 @@ class RowReader {
   [[noreturn]] void fail(const std::string& column, const std::string& what,
                          const std::string& got) const {
     throw ProfileError(path_ + ":" + std::to_string(line_) + ": " + column + ": expected " + what +
-                       ", got '" + got + "'");
+                       ", got " + quote_input(got));
   }
 
-  double non_negative(const std::string& column, const std::string& text) const {
+  // Milliseconds of one layer's pass: [0, 1 h].
+  double milliseconds(const std::string& column, const std::string& text) const {
     double v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v) || v < 0)
-      fail(column, "a non-negative number", text);
+    if (ec != std::errc() || p != text.data() + text.size() || !ranges::compute_time().contains(v * 1e-3))
+      fail(column, "milliseconds in [0, 3600000]", text);
     return v;
   }
 
-  int64_t count(const std::string& column, const std::string& text) const {
+  int64_t count(const std::string& column, const std::string& text, int64_t max) const {
     int64_t v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size() || v < 0)
-      fail(column, "a non-negative integer", text);
+    if (ec != std::errc() || p != text.data() + text.size() || v < 0 || v > max)
+      fail(column, "an integer in [0, " + std::to_string(max) + "]", text);
     return v;
   }
 
@@ -76,9 +80,11 @@ std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, 
                                   int64_t bytes, const std::string& listed, int element_bytes) {
   std::vector<GradTensor> grads;
   if (!listed.empty()) {
-    int64_t sum = 0;
+    int64_t sum = 0;  // each size is at most grad_bytes, and so is the sum before each is added
     for (const auto& piece : split(listed, ';')) {
-      int64_t b = r.count("grad_tensor_bytes", trim(piece));
+      if (static_cast<int64_t>(grads.size()) == tensors)
+        r.fail("grad_tensor_bytes", std::to_string(tensors) + " sizes (grad_tensors)", listed);
+      int64_t b = r.count("grad_tensor_bytes", trim(piece), bytes - sum);
       grads.push_back(grad_tensor(r, layer + "." + std::to_string(grads.size()), b,
                                   element_bytes, "grad_tensor_bytes"));
       sum += b;
@@ -103,10 +109,13 @@ void check_metadata(const RowReader& r, const std::string& key, const std::strin
   if (key == "batch_per_gpu") {
     int b = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), b);
-    if (ec != std::errc() || p != value.data() + value.size() || b <= 0)
-      r.fail(key, "a positive integer", value);
+    if (ec != std::errc() || p != value.data() + value.size() || b < 1 || b > ranges::kMaxBatch)
+      r.fail(key, "an integer in [1, " + std::to_string(ranges::kMaxBatch) + "]", value);
   } else if (key == "step_s") {
-    r.non_negative(key, value);
+    double v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || !ranges::compute_time().contains(v))
+      r.fail(key, "seconds " + ranges::compute_time().describe(), value);
   } else if (key == "precision") {
     if (value != "fp32" && value != "tf32" && value != "fp16") r.fail(key, "fp32, tf32 or fp16", value);
   } else if (key == "optimizer") {
@@ -130,6 +139,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
   int line_no = 0;
   std::vector<std::string> header;
   std::map<std::string, size_t> column;
+  int64_t tensors_left = ranges::kMaxTensors, bytes_left = static_cast<int64_t>(ranges::kMaxBytes);
   while (std::getline(in, line)) {
     ++line_no;
     line = trim(line);
@@ -160,23 +170,34 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
     for (auto& f : fields) f = trim(f);
     Layer layer;
     layer.name = fields[0];
-    if (layer.name.empty()) r.fail("layer", "a layer name", "");
+    if (layer.name.empty() || !is_utf8(layer.name)) r.fail("layer", "a layer name in UTF-8", layer.name);
     layer.kind = "profiled";
-    layer.forward_s = r.non_negative("forward_ms", fields[1]) * 1e-3;
-    layer.backward_s = r.non_negative("backward_ms", fields[2]) * 1e-3;
-    const int64_t tensors = r.count("grad_tensors", fields[3]);
-    const int64_t bytes = r.count("grad_bytes", fields[4]);
+    layer.forward_s = r.milliseconds("forward_ms", fields[1]) * 1e-3;
+    layer.backward_s = r.milliseconds("backward_ms", fields[2]) * 1e-3;
+    // A model's gradients: at most kMaxTensors tensors and kMaxBytes bytes over all rows.
+    const int64_t tensors = r.count("grad_tensors", fields[3], tensors_left);
+    const int64_t bytes = r.count("grad_bytes", fields[4], bytes_left);
+    tensors_left -= tensors;
+    bytes_left -= bytes;
     auto listed = column.count("grad_tensor_bytes") ? fields[column["grad_tensor_bytes"]] : "";
     layer.grads = row_grads(r, layer.name, tensors, bytes, listed, grad_element_bytes);
     profile.workload.layers.push_back(std::move(layer));
   }
-  if (header.empty()) throw ProfileError(path + ":" + std::to_string(line_no) + ": header: expected a CSV header, got an empty profile");
+  if (header.empty())
+    throw ProfileError(path + ":" + std::to_string(std::max(1, line_no)) +
+                       ": header: expected a CSV header, got an empty profile");
   if (profile.workload.layers.empty())
     throw ProfileError(path + ":" + std::to_string(line_no) + ": row: expected at least one layer, got none");
-  if (auto it = profile.metadata.find("model"); it != profile.metadata.end())
+  if (!(profile.workload.compute_s() > 0))
+    throw ProfileError(path + ":" + std::to_string(line_no) +
+                       ": forward_ms: expected layers that take time, got 0 ms in every row");
+  if (auto it = profile.metadata.find("model"); it != profile.metadata.end()) {
+    if (!is_utf8(it->second))
+      RowReader(path, profile.metadata_line["model"]).fail("model", "a model name in UTF-8", it->second);
     profile.workload.model = it->second;
+  }
   if (auto it = profile.metadata.find("batch_per_gpu"); it != profile.metadata.end())
-    profile.workload.batch_per_gpu = std::stoi(it->second);
+    profile.workload.batch_per_gpu = std::stoi(it->second);  // checked by check_metadata
   return profile;
 }
 

@@ -9,9 +9,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/ranges.h"
 #include "sim/yaml_reader.h"
 
 namespace scalecast {
@@ -45,6 +47,18 @@ std::vector<std::string> method_names() {
   return names;
 }
 
+// A zoo model must be buildable with the sizes given: an image too small for a network's
+// downsampling, or a sequence longer than its positions, is refused at the option's line.
+void check_zoo_options(const YamlReader& m, const ModelSettings& s) {
+  try {
+    zoo::build_model(s.name, s.options);
+  } catch (const std::invalid_argument& e) {
+    const bool images = zoo::build_model(s.name, {}).sample_unit == "images";
+    const auto option = m.optional(images ? "image_size" : "seq_len");
+    (option ? *option : m).fail("sizes " + s.name + " can be built with (" + e.what() + ")");
+  }
+}
+
 bool listed(const std::vector<std::string>& keys, const std::string& key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
@@ -67,16 +81,16 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
     }
     return v;
   };
-  if (auto v = read("layers")) shape.layers = v->integer(1);
-  if (auto v = read("hidden")) shape.hidden = v->integer(1);
-  if (auto v = read("intermediate")) shape.intermediate = v->integer(1);
+  if (auto v = read("layers")) shape.layers = v->integer(1, ranges::kMaxLayers);
+  if (auto v = read("hidden")) shape.hidden = v->integer(1, ranges::kMaxWidth);
+  if (auto v = read("intermediate")) shape.intermediate = v->integer(1, ranges::kMaxWidth);
   if (auto v = read("heads")) {
-    shape.heads = v->integer(1);
+    shape.heads = v->integer(1, ranges::kMaxWidth);
     if (shape.hidden % shape.heads != 0)
       v->fail("a divisor of hidden (" + std::to_string(shape.hidden) + ")");
   }
   if (auto v = read("kv_heads")) {
-    shape.kv_heads = v->integer(1);
+    shape.kv_heads = v->integer(1, ranges::kMaxWidth);
     if (shape.heads % shape.kv_heads != 0)
       v->fail("a divisor of heads (" + std::to_string(shape.heads) + ")");
   }
@@ -107,15 +121,16 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
     }
   }
   read_shape(m, s.profile.empty() ? zoo::model_info(s.name) : nullptr, s.options.shape);
-  s.batch_per_gpu = m.require("batch_per_gpu").integer(1);
-  if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1);
-  if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1);
-  if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1);
+  s.batch_per_gpu = m.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
+  if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1, ranges::kMaxSequence);
+  if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);
+  if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);
   if (auto v = m.optional("precision")) {
     s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16"}));
     if (s.precision == Precision::fp16) s.options.bytes_per_element = 2;
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
+  if (s.profile.empty()) check_zoo_options(m, s);
   return s;
 }
 
@@ -124,10 +139,10 @@ ComputeSettings read_gpu(const YamlReader& g) {
   ComputeSettings s;
   s.gpu = g.require("type").choice("a GPU", gpu_names());
   if (auto v = g.optional("single_gpu_throughput"))
-    s.single_gpu_throughput = v->number(Bound::positive());
+    s.single_gpu_throughput = v->number(ranges::throughput());
   if (auto v = g.optional("compute_efficiency"))
-    s.compute_efficiency = v->number(Bound::fraction());
-  if (auto v = g.optional("memory_efficiency")) s.memory_efficiency = v->number(Bound::fraction());
+    s.compute_efficiency = v->number(ranges::efficiency());
+  if (auto v = g.optional("memory_efficiency")) s.memory_efficiency = v->number(ranges::efficiency());
   return s;
 }
 
@@ -138,31 +153,44 @@ Fabric read_fabric(const YamlReader& f) {
   if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
   f.check_keys({"kind", "bandwidth", "latency", "bridge_bandwidth"});
   Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
-  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(Bound::positive());
-  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(Bound::non_negative());
+  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
+  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(ranges::latency());
   if (auto v = f.optional("bridge_bandwidth"))
-    fabric.bridge_bandwidth = v->rate(Bound::non_negative());
+    fabric.bridge_bandwidth = v->rate(ranges::rate_or_none());
   return fabric;
 }
 
 // NIC and transport; starts from the transport's defaults. Needs the cluster's fabric.
 void read_network(const YamlReader& n, Cluster& c) {
   n.check_keys({"bandwidth", "transport", "latency", "efficiency", "stream_bandwidth", "streams",
-                "gpudirect", "host_staging_bandwidth", "call_overhead"});
-  c.nic_bandwidth = n.require("bandwidth").rate(Bound::positive());
+                "gpudirect", "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
+  c.nic_bandwidth = n.require("bandwidth").rate(ranges::rate());
   c.transport = parse_transport(n.require("transport").choice("a transport", {"tcp", "rdma"}));
   TransportParams& p = c.net;
   p = default_transport_params(c.transport);
-  if (auto v = n.optional("latency")) p.latency_s = v->duration(Bound::non_negative());
-  if (auto v = n.optional("efficiency")) p.efficiency = v->number(Bound::fraction());
-  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(Bound::non_negative());
-  if (auto v = n.optional("streams")) p.streams = v->integer(1);
-  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(Bound::non_negative());
+  if (auto v = n.optional("latency")) p.latency_s = v->duration(ranges::latency());
+  if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
+  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
+  if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
+  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
+  if (auto v = n.optional("connections"))
+    p.in_order_connections = v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
+  if (auto v = n.optional("bandwidth_by_size")) {
+    // {SIZE: SHARE, ...}: the share of the bulk rate a transfer of that size reaches.
+    std::vector<std::pair<double, double>> anchors;
+    for (const auto& [size, share] : v->entries("a map of transfer sizes to shares of the bulk rate"))
+      anchors.emplace_back(size.bytes(ranges::size()), share.number(ranges::efficiency()));
+    try {
+      p.size_curve = SizeCurve(anchors);
+    } catch (const std::invalid_argument& e) {
+      v->fail(e.what());
+    }
+  }
   const auto gpudirect = n.optional("gpudirect");
   const bool direct = gpudirect && gpudirect->boolean();
   if (gpudirect) p.host_staging_bandwidth = direct ? 0 : c.fabric.link_bandwidth;
   if (auto v = n.optional("host_staging_bandwidth")) {
-    p.host_staging_bandwidth = v->rate(Bound::non_negative());
+    p.host_staging_bandwidth = v->rate(ranges::rate_or_none());
     if (direct && p.host_staging_bandwidth > 0)
       v->fail("no host staging bandwidth when gpudirect is true");
   }
@@ -182,9 +210,9 @@ Topology read_topology(const YamlReader& t) {
     return topology;
   }
   t.check_keys({"kind", "nodes_per_leaf", "oversubscription"});
-  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(1);
+  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(1, ranges::kMaxGpus);
   if (auto v = t.optional("oversubscription"))
-    topology.oversubscription = v->number(Bound::at_least(1));
+    topology.oversubscription = v->number(ranges::oversubscription());
   return topology;
 }
 
@@ -192,9 +220,9 @@ ParameterServers read_parameter_servers(const YamlReader& p) {
   p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
   ParameterServers ps;
   ps.placement = parse_placement(p.require("placement").choice("a placement", {"dedicated", "colocated"}));
-  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1);
-  if (auto v = p.optional("servers")) ps.servers = v->integer(1);
-  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(Bound::positive());
+  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
+  if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
+  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
   return ps;
 }
 
@@ -202,7 +230,7 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   c.check_keys({"gpus_per_node", "fabric", "network", "topology", "parameter_server"});
   Cluster cluster;
   cluster.gpu = gpu;
-  cluster.gpus_per_node = c.require("gpus_per_node").integer(1);
+  cluster.gpus_per_node = c.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
@@ -215,17 +243,17 @@ StrategyOverrides read_strategy(const YamlReader& s) {
                 "credit", "call_overhead"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
-  if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(Bound::positive());
-  if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(Bound::positive());
-  if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(Bound::non_negative());
+  if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(ranges::cycle());
+  if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(ranges::size());
+  if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(ranges::latency());
   return o;
 }
 
 std::vector<int> read_gpus(const YamlReader& list, int per_node) {
-  std::vector<int> gpus = list.int_list(1);
+  std::vector<int> gpus = list.int_list(1, ranges::kMaxGpus);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     if (gpus[i] > per_node && gpus[i] % per_node != 0)
       list.item(i).fail("a multiple of gpus_per_node (" + std::to_string(per_node) +
@@ -248,32 +276,72 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
   s.methods = root.require("methods").choice_list("a method", method_names());
   s.gpus = read_gpus(root.require("gpus"), s.cluster.gpus_per_node);
-  if (auto v = root.optional("iterations")) s.iterations = v->integer(2);
+  if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   return s;
 }
 
-// Parses the text; it must hold a map. Throws ScenarioError or YamlError.
+// Counts documents as yaml-cpp's parser delivers them, and where each begins. yaml-cpp 0.7 hands
+// out an endless run of empty documents for some malformed text (a root anchor or tag before
+// ','), so LoadAll never returns: counting stops at the second.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  int documents = 0;
+  int second_line = 0;  // 1-based line of the second document's start, 0 if unknown
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents == 2) second_line = mark.line >= 0 ? mark.line + 1 : 0;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The line a second document begins on: the parser's mark, else the last '---' line.
+int second_document_line(int parser_line, const std::string& text) {
+  if (parser_line > 0) return parser_line;
+  int line = 1, separator = 1;
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l); ++line)
+    if (l.starts_with("---")) separator = line;
+  return separator;
+}
+
+// Parses the text; it must hold one document, a map. Throws ScenarioError or YamlError.
 YAML::Node load_yaml(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw ScenarioError(path + ":" + std::to_string(second_document_line(counter.second_line, text)) +
+                          ": expected one YAML document, got a second one (a line '---', or text the "
+                          "first document cannot hold, starts it)");
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) +
+    throw ScenarioError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) +
                         ": expected valid YAML, got a syntax error (" + e.msg + ")");
   }
-  if (root.IsNull())
-    throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
+  if (root.IsNull()) throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
   if (!root.IsMap()) YamlReader(root, path).fail("a map of scenario keys");
   return root;
 }
 
 // Sets one "key.path=value" into the tree, creating intermediate maps; returns the key path.
-std::string apply_override(YAML::Node& root, const std::string& text) {
+std::string apply_override(YAML::Node& root, const ScenarioOverride& set) {
+  const std::string& text = set.assignment;
+  const std::string& origin = set.origin;
   const auto equals = text.find('=');
   const std::string key_path = text.substr(0, equals);
   if (equals == std::string::npos || key_path.empty() || key_path.front() == '.' ||
       key_path.back() == '.' || key_path.find("..") != std::string::npos)
-    throw ScenarioError("--set: expected key.path=value, got '" + text + "'");
+    throw ScenarioError(origin + ": expected key.path=value, got '" + text + "'");
   const std::string value_text = text.substr(equals + 1);
   std::vector<std::string> keys;
   std::stringstream split(key_path);
@@ -282,7 +350,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
+    throw ScenarioError(origin + " " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
                         value_text + "'");
   }
   YAML::Node node;
@@ -290,10 +358,15 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   std::string walked;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     walked += (walked.empty() ? "" : ".") + keys[i];
+    const bool shorthand = keys[i] == "fabric" || keys[i] == "topology";  // "pcie3" means {kind: pcie3}
     if (!node[keys[i]] || node[keys[i]].IsNull()) {
       node[keys[i]] = YAML::Node(YAML::NodeType::Map);
+    } else if (shorthand && node[keys[i]].IsScalar()) {
+      YAML::Node expanded(YAML::NodeType::Map);
+      expanded["kind"] = node[keys[i]].Scalar();
+      node[keys[i]] = expanded;
     } else if (!node[keys[i]].IsMap()) {
-      throw ScenarioError("--set " + walked + ": expected a map to hold '" + keys[i + 1] +
+      throw ScenarioError(origin + " " + walked + ": expected a map to hold '" + keys[i + 1] +
                           "', got " + (node[keys[i]].IsScalar()
                                            ? "'" + node[keys[i]].Scalar() + "'"
                                            : std::string("a list")));
@@ -305,21 +378,34 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   return key_path;
 }
 
+ScenarioOverrides from_set(const std::vector<std::string>& sets) {
+  ScenarioOverrides out;
+  for (const auto& s : sets) out.sets.push_back({s, "--set"});
+  return out;
+}
+
 }  // namespace
 
-Scenario parse_scenario(const std::string& text, const std::string& path,
-                        const std::vector<std::string>& overrides) {
+Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
   try {
     YAML::Node root = load_yaml(text, path);
-    std::vector<std::string> overridden;
-    for (const auto& set : overrides) overridden.push_back(apply_override(root, set));
+    std::vector<YamlReader::Overridden> overridden;
+    for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
     return read_scenario(YamlReader(root, path, overridden), path);
   } catch (const YamlError& e) {
     throw ScenarioError(e.what());
   }
 }
 
+Scenario parse_scenario(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
+  return parse_scenario(text, path, from_set(overrides));
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_scenario(path, from_set(overrides));
+}
+
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides) {
   std::error_code ec;
   if (!fs::exists(path, ec))
     throw ScenarioError(path + ": expected a scenario file, got no such file");
@@ -333,7 +419,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 int nodes_for(const Cluster& cluster, int gpus) {
   const int per_node = cluster.gpus_per_node;
-  if (gpus <= 0 || per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
+  if (gpus <= 0 || gpus > ranges::kMaxGpus)
+    throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs: expected a GPU count in [1, " +
+                                std::to_string(ranges::kMaxGpus) + "]");
+  if (per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
     throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs on nodes of " +
                                 std::to_string(per_node) + " GPUs: expected a multiple of " +
                                 "gpus_per_node or fewer GPUs than one node");

@@ -61,12 +61,25 @@ struct Scenario {
   int iterations = 5;                 // simulated iterations (steady state after the first)
 };
 
+// A "key.path=value" set on top of a scenario file, and where it comes from ("--set", or a
+// calibrated cluster file): an error in its value names that origin instead of a line.
+struct ScenarioOverride {
+  std::string assignment;
+  std::string origin = "--set";
+};
+// Overrides in the order they apply (later ones win), kept apart from a list of --set strings.
+struct ScenarioOverrides {
+  std::vector<ScenarioOverride> sets;
+};
+
 // Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to
 // the YAML before validation; an error in one names "--set" instead of a line.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides);
 // Same, from text (for tests); `path` names it in errors.
 Scenario parse_scenario(const std::string& text, const std::string& path,
                         const std::vector<std::string>& overrides = {});
+Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides);
 
 // Nodes for a GPU count: gpus / gpus_per_node, or one partly used node for fewer GPUs.
 int nodes_for(const Cluster& cluster, int gpus);

@@ -1,10 +1,14 @@
 // Writing and strictly reading schedule JSON: cluster, strategy and tasks with dependencies.
-// Dependencies must point to earlier tasks, so a valid file is always a DAG in task order.
+// Every field is range-checked and cross-checked (dependencies point to earlier tasks, servers
+// exist, layers exist, pushes pair with pulls), so a valid file is a DAG any backend can run.
 #include "sim/schedule_json.h"
 
-#include <fstream>
+#include <algorithm>
+#include <limits>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/gpu_catalog.h"
+#include "sim/json_reader.h"
 
 namespace scalecast {
 namespace {
@@ -29,7 +33,9 @@ ordered_json cluster_json(const Cluster& c) {
             {"stream_bandwidth_Bps", c.net.stream_bandwidth},
             {"streams", c.net.streams},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
-            {"call_overhead_s", c.net.call_overhead_s}}},
+            {"call_overhead_s", c.net.call_overhead_s},
+            {"size_curve", c.net.size_curve.anchors()},
+            {"in_order_connections", c.net.in_order_connections}}},
           {"topology",
            {{"kind", to_string(c.topology.kind)},
             {"nodes_per_leaf", c.topology.nodes_per_leaf},
@@ -58,161 +64,252 @@ ordered_json strategy_json(const Strategy& s) {
           {"node_local_reduce", s.node_local_reduce}};
 }
 
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+// Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
+constexpr int kMaxLayer = std::numeric_limits<int>::max() - 1;
 
-  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw ScheduleError(source_ + ": " + where + ": " + what);
+const std::vector<std::string> kTaskKeys = {"id", "kind", "name", "iteration", "deps"};
+const std::vector<std::string> kComputeKeys = {"layer", "duration_s"};
+const std::vector<std::string> kCommKeys = {"op",       "algorithm", "bytes",  "first_layer", "last_layer",
+                                            "tensors", "priority",  "server", "delay_s"};
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<std::string> gpu_names() {
+  std::vector<std::string> names;
+  for (const auto& spec : gpu_catalog()) names.push_back(spec.name);
+  return names;
+}
+
+Fabric fabric_from(const JsonReader& f) {
+  f.check_keys({"kind", "link_bandwidth_Bps", "latency_s", "bridge_bandwidth_Bps"});
+  return {f.require("kind").choice("a fabric", fabric_kinds()),
+          f.require("link_bandwidth_Bps").number(ranges::rate()),
+          f.require("latency_s").number(ranges::latency()),
+          f.require("bridge_bandwidth_Bps").number(ranges::rate_or_none())};
+}
+
+// The size curve's anchors, [[bytes, share], ...] as SizeCurve takes them (it refuses a curve
+// that is not one).
+SizeCurve size_curve_from(const JsonReader& a) {
+  std::vector<std::pair<double, double>> anchors;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const JsonReader anchor = a.item(i);
+    if (anchor.size() != 2) anchor.fail("a pair [bytes, share of the bulk rate]");
+    anchors.emplace_back(anchor.item(0).number(ranges::size()), anchor.item(1).number(ranges::efficiency()));
   }
-
-  const json& field(const json& obj, const char* key, const std::string& where) const {
-    if (!obj.is_object()) fail(where, "expected an object");
-    auto it = obj.find(key);
-    if (it == obj.end()) fail(where + "." + key, "missing");
-    return *it;
+  try {
+    return SizeCurve(anchors);
+  } catch (const std::invalid_argument& e) {
+    a.fail(e.what());
   }
+}
 
-  template <typename T>
-  T get(const json& obj, const char* key, const std::string& where) const {
-    const json& v = field(obj, key, where);
-    try {
-      return v.get<T>();
-    } catch (const json::exception&) {
-      fail(where + "." + key, "wrong type (" + std::string(v.type_name()) + ")");
-    }
-  }
+TransportParams net_from(const JsonReader& n) {
+  n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "host_staging_bandwidth_Bps",
+                "call_overhead_s", "size_curve", "in_order_connections"});
+  TransportParams p{n.require("latency_s").number(ranges::latency()),
+                    n.require("efficiency").number(ranges::efficiency()),
+                    n.require("stream_bandwidth_Bps").number(ranges::rate_or_none()),
+                    n.require("streams").integer(1, ranges::kMaxStreams),
+                    n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none()),
+                    n.require("call_overhead_s").number(ranges::latency()),
+                    size_curve_from(n.require("size_curve")),
+                    n.require("in_order_connections").boolean()};
+  return p;
+}
 
-  double non_negative(const json& obj, const char* key, const std::string& where) const {
-    const double v = get<double>(obj, key, where);
-    if (!(v >= 0)) fail(where + "." + key, "expected a non-negative number");
-    return v;
-  }
+Topology topology_from(const JsonReader& t) {
+  t.check_keys({"kind", "nodes_per_leaf", "oversubscription"});
+  Topology topology;
+  topology.kind = t.require("kind").enumeration("a topology", {TopologyKind::single_switch, TopologyKind::leaf_spine});
+  const bool leaves = topology.kind == TopologyKind::leaf_spine;
+  topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(leaves ? 1 : 0, ranges::kMaxGpus);
+  topology.oversubscription = t.require("oversubscription").number(ranges::oversubscription());
+  return topology;
+}
 
- private:
-  std::string source_;
-};
+ParameterServers servers_from(const JsonReader& p) {
+  p.check_keys({"placement", "servers", "gpus_per_server", "nic_bandwidth_Bps"});
+  ParameterServers ps;
+  ps.placement = p.require("placement").enumeration("a placement", {Placement::dedicated, Placement::colocated});
+  ps.servers = p.require("servers").integer(0, ranges::kMaxGpus);
+  ps.gpus_per_server = p.require("gpus_per_server").integer(0, ranges::kMaxGpus);
+  ps.nic_bandwidth = p.require("nic_bandwidth_Bps").number(ranges::rate_or_none());
+  return ps;
+}
 
-Cluster cluster_from(const Reader& r, const json& j) {
+Cluster cluster_from(const JsonReader& j) {
+  j.check_keys({"gpu", "nodes", "gpus_per_node", "fabric", "nic_bandwidth_Bps", "transport", "net", "topology",
+                "parameter_server"});
   Cluster c;
-  const std::string w = "cluster";
-  c.gpu = r.get<std::string>(j, "gpu", w);
-  c.nodes = r.get<int>(j, "nodes", w);
-  c.gpus_per_node = r.get<int>(j, "gpus_per_node", w);
-  if (c.nodes < 1 || c.gpus_per_node < 1) r.fail(w, "nodes and gpus_per_node must be positive");
-  const json& f = r.field(j, "fabric", w);
-  c.fabric = {r.get<std::string>(f, "kind", w + ".fabric"),
-              r.non_negative(f, "link_bandwidth_Bps", w + ".fabric"),
-              r.non_negative(f, "latency_s", w + ".fabric"),
-              r.non_negative(f, "bridge_bandwidth_Bps", w + ".fabric")};
-  c.nic_bandwidth = r.non_negative(j, "nic_bandwidth_Bps", w);
-  try {
-    c.transport = parse_transport(r.get<std::string>(j, "transport", w));
-  } catch (const std::invalid_argument& e) {
-    r.fail(w + ".transport", e.what());
-  }
-  const json& n = r.field(j, "net", w);
-  const std::string wn = w + ".net";
-  c.net = {r.non_negative(n, "latency_s", wn), r.non_negative(n, "efficiency", wn),
-           r.non_negative(n, "stream_bandwidth_Bps", wn), r.get<int>(n, "streams", wn),
-           r.non_negative(n, "host_staging_bandwidth_Bps", wn),
-           r.non_negative(n, "call_overhead_s", wn)};
-  const json& t = r.field(j, "topology", w);
-  try {
-    c.topology.kind = parse_topology_kind(r.get<std::string>(t, "kind", w + ".topology"));
-  } catch (const std::invalid_argument& e) {
-    r.fail(w + ".topology.kind", e.what());
-  }
-  c.topology.nodes_per_leaf = r.get<int>(t, "nodes_per_leaf", w + ".topology");
-  c.topology.oversubscription = r.non_negative(t, "oversubscription", w + ".topology");
-  const json& p = r.field(j, "parameter_server", w);
-  const std::string wp = w + ".parameter_server";
-  try {
-    c.ps.placement = parse_placement(r.get<std::string>(p, "placement", wp));
-  } catch (const std::invalid_argument& e) {
-    r.fail(wp + ".placement", e.what());
-  }
-  c.ps.servers = r.get<int>(p, "servers", wp);
-  c.ps.gpus_per_server = r.get<int>(p, "gpus_per_server", wp);
-  c.ps.nic_bandwidth = r.non_negative(p, "nic_bandwidth_Bps", wp);
+  c.gpu = j.require("gpu").choice("a GPU", gpu_names());
+  c.nodes = j.require("nodes").integer(1, ranges::kMaxGpus);
+  c.gpus_per_node = j.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
+  if (static_cast<int64_t>(c.nodes) * c.gpus_per_node > ranges::kMaxGpus)
+    j.require("nodes").fail("at most " + std::to_string(ranges::kMaxGpus / c.gpus_per_node) + " nodes of " +
+                            std::to_string(c.gpus_per_node) + " GPUs (" + std::to_string(ranges::kMaxGpus) +
+                            " GPUs in all)");
+  c.fabric = fabric_from(j.require("fabric"));
+  c.nic_bandwidth = j.require("nic_bandwidth_Bps").number(ranges::rate());
+  c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma});
+  c.net = net_from(j.require("net"));
+  c.topology = topology_from(j.require("topology"));
+  c.ps = servers_from(j.require("parameter_server"));
   return c;
 }
 
-Strategy strategy_from(const Reader& r, const json& j) {
+std::vector<std::string> allreduce_choices(bool with_auto) {
+  std::vector<std::string> names;
+  for (const auto* a : collectives::allreduce_algorithms()) names.push_back(a->name);
+  if (with_auto) names.emplace_back(collectives::kAutomatic);
+  return names;
+}
+
+Strategy strategy_from(const JsonReader& j) {
+  j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
+                "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
+                "node_local_reduce"});
   Strategy s;
-  const std::string w = "strategy";
-  s.method = r.get<std::string>(j, "method", w);
-  s.bucket_bytes = r.non_negative(j, "bucket_bytes", w);
-  s.first_bucket_bytes = r.non_negative(j, "first_bucket_bytes", w);
-  s.cycle_s = r.non_negative(j, "cycle_s", w);
-  s.partition_bytes = r.non_negative(j, "partition_bytes", w);
-  s.credit_bytes = r.non_negative(j, "credit_bytes", w);
-  s.priority = r.get<bool>(j, "priority", w);
-  s.overlap_next_forward = r.get<bool>(j, "overlap_next_forward", w);
-  s.call_overhead_s = r.non_negative(j, "call_overhead_s", w);
-  s.node_local_reduce = r.get<bool>(j, "node_local_reduce", w);
-  s.algorithm = r.get<std::string>(j, "algorithm", w);
-  try {
-    collectives::check_allreduce_choice(s.algorithm);
-  } catch (const std::invalid_argument& e) {
-    r.fail(w + ".algorithm", e.what());
-  }
-  const std::string agg = r.get<std::string>(j, "aggregation", w);
-  bool known = false;
-  for (Aggregation a : {Aggregation::allreduce, Aggregation::parameter_server, Aggregation::root_reduce})
-    if (to_string(a) == agg) {
-      s.aggregation = a;
-      known = true;
-    }
-  if (!known) r.fail(w + ".aggregation", "unknown aggregation '" + agg + "'");
-  const std::string timing = r.get<std::string>(j, "timing", w);
-  if (timing != to_string(Timing::as_ready) && timing != to_string(Timing::after_backward))
-    r.fail(w + ".timing", "unknown timing '" + timing + "'");
-  s.timing = timing == to_string(Timing::as_ready) ? Timing::as_ready : Timing::after_backward;
+  s.method = j.require("method").string();
+  s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
+  s.grouping = j.require("grouping").enumeration(
+      "a grouping", {Grouping::per_tensor, Grouping::bucket, Grouping::fusion, Grouping::mgwfbp, Grouping::single});
+  s.bucket_bytes = j.require("bucket_bytes").number(ranges::size_or_none());
+  s.first_bucket_bytes = j.require("first_bucket_bytes").number(ranges::size_or_none());
+  s.cycle_s = j.require("cycle_s").number(ranges::latency());
+  s.partition_bytes = j.require("partition_bytes").number(ranges::size_or_none());
+  s.credit_bytes = j.require("credit_bytes").number(ranges::size_or_none());
+  s.priority = j.require("priority").boolean();
+  s.overlap_next_forward = j.require("overlap_next_forward").boolean();
+  s.aggregation = j.require("aggregation").enumeration(
+      "an aggregation", {Aggregation::allreduce, Aggregation::parameter_server, Aggregation::root_reduce});
+  s.algorithm = j.require("algorithm").choice("an all-reduce algorithm", allreduce_choices(true));
+  s.call_overhead_s = j.require("call_overhead_s").number(ranges::latency());
+  s.node_local_reduce = j.require("node_local_reduce").boolean();
   return s;
 }
 
-Task task_from(const Reader& r, const json& j, int index, int iterations) {
-  const std::string w = "tasks[" + std::to_string(index) + "]";
-  Task t;
-  t.id = r.get<int>(j, "id", w);
-  if (t.id != index) r.fail(w + ".id", "expected " + std::to_string(index));
-  try {
-    t.kind = parse_task_kind(r.get<std::string>(j, "kind", w));
-  } catch (const std::invalid_argument& e) {
-    r.fail(w + ".kind", e.what());
+// The communication operations each aggregation's schedules are made of.
+std::vector<CommOp> ops_of(Aggregation a) {
+  switch (a) {
+    case Aggregation::allreduce: return {CommOp::allreduce};
+    case Aggregation::parameter_server: return {CommOp::push, CommOp::pull};
+    case Aggregation::root_reduce: return {CommOp::reduce, CommOp::broadcast};
   }
-  t.name = r.get<std::string>(j, "name", w);
-  t.iteration = r.get<int>(j, "iteration", w);
-  if (t.iteration < 0 || t.iteration >= iterations) r.fail(w + ".iteration", "out of range");
-  t.deps = r.get<std::vector<int>>(j, "deps", w);
-  for (int d : t.deps)
-    if (d < 0 || d >= index) r.fail(w + ".deps", "dependency " + std::to_string(d) + " is not an earlier task");
-  if (t.kind == TaskKind::comm) {
-    try {
-      t.op = parse_comm_op(r.get<std::string>(j, "op", w));
-    } catch (const std::invalid_argument& e) {
-      r.fail(w + ".op", e.what());
+  return {};
+}
+
+class TaskReader {
+ public:
+  explicit TaskReader(const Schedule& s) : s_(s), servers_(s.cluster.ps.count(s.cluster.nodes, s.gpus())) {}
+
+  Task read(const JsonReader& j, int index) const {
+    Task t;
+    const JsonReader id = j.require("id");
+    t.id = id.integer(0, std::numeric_limits<int>::max());
+    if (t.id != index) id.fail(std::to_string(index) + " (its place in the list)");
+    t.kind = j.require("kind").enumeration(
+        "a task kind", {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm});
+    const bool comm = t.kind == TaskKind::comm;
+    j.check_keys(concat(kTaskKeys, comm ? kCommKeys : kComputeKeys));
+    t.name = j.require("name").string();
+    t.iteration = j.require("iteration").integer(0, s_.iterations - 1);
+    const JsonReader deps = j.require("deps");
+    for (std::size_t i = 0; i < deps.size(); ++i)
+      t.deps.push_back(deps.item(i).integer(0, index - 1));
+    if (comm) {
+      read_comm(j, t);
+    } else {
+      t.layer = t.kind == TaskKind::optimizer ? j.require("layer").integer(-1, -1)
+                                               : j.require("layer").integer(0, kMaxLayer);
+      t.duration_s = j.require("duration_s").number(ranges::compute_time());
     }
-    if (t.op == CommOp::allreduce) {
-      const std::string name = r.get<std::string>(j, "algorithm", w);
-      t.algorithm = collectives::find_allreduce(name);
-      if (!t.algorithm)
-        r.fail(w + ".algorithm", "expected a registered all-reduce algorithm (" +
-                                     collectives::allreduce_names(false) + "), got '" + name + "'");
-    }
-    t.bytes = r.non_negative(j, "bytes", w);
-    t.first_layer = r.get<int>(j, "first_layer", w);
-    t.last_layer = r.get<int>(j, "last_layer", w);
-    t.tensors = r.get<int>(j, "tensors", w);
-    t.priority = r.get<int>(j, "priority", w);
-    t.server = r.get<int>(j, "server", w);
-    t.delay_s = r.non_negative(j, "delay_s", w);
-  } else {
-    t.layer = r.get<int>(j, "layer", w);
-    t.duration_s = r.non_negative(j, "duration_s", w);
+    return t;
   }
-  return t;
+
+ private:
+  void read_comm(const JsonReader& j, Task& t) const {
+    std::vector<std::string> ops;
+    for (CommOp op : ops_of(s_.strategy.aggregation)) ops.push_back(to_string(op));
+    t.op = parse_comm_op(j.require("op").choice("an operation of " + to_string(s_.strategy.aggregation), ops));
+    if (t.op == CommOp::allreduce)
+      t.algorithm = collectives::find_allreduce(
+          j.require("algorithm").choice("a registered all-reduce algorithm", allreduce_choices(false)));
+    else if (j.has("algorithm"))
+      j.require("algorithm").fail("no algorithm on a " + to_string(t.op));
+    t.bytes = j.require("bytes").number(ranges::size_or_none());
+    t.first_layer = j.require("first_layer").integer(0, kMaxLayer);
+    const JsonReader last = j.require("last_layer");
+    t.last_layer = last.integer(0, kMaxLayer);
+    if (t.last_layer < t.first_layer) last.fail("a layer no lower than first_layer (" + std::to_string(t.first_layer) + ")");
+    t.tensors = j.require("tensors").integer(0, static_cast<int>(ranges::kMaxTensors));
+    t.priority = j.require("priority").integer(0, std::numeric_limits<int>::max());
+    const bool ps = t.op == CommOp::push || t.op == CommOp::pull;
+    t.server = ps ? j.require("server").integer(0, servers_ - 1) : j.require("server").integer(-1, -1);
+    t.delay_s = j.require("delay_s").number(ranges::latency());
+  }
+
+  const Schedule& s_;
+  int servers_;
+};
+
+// What no single field shows: every iteration holds a task, communication carries layers that
+// compute tasks have, and each push comes back through one pull of its server and size.
+void check_consistency(const JsonReader& root, const Schedule& s) {
+  std::vector<bool> seen(s.iterations, false);
+  int layers = 0;
+  for (const Task& t : s.tasks) {
+    seen[t.iteration] = true;
+    if (t.kind == TaskKind::forward || t.kind == TaskKind::backward) layers = std::max(layers, t.layer + 1);
+  }
+  for (int i = 0; i < s.iterations; ++i)
+    if (!seen[i])
+      root.require("iterations").fail("as many iterations as the tasks have (iteration " + std::to_string(i) +
+                                      " has none)");
+  const JsonReader tasks = root.require("tasks");
+  std::vector<int> pulled(s.tasks.size(), 0);
+  for (const Task& t : s.tasks) {
+    const JsonReader task = tasks.item(static_cast<std::size_t>(t.id));
+    if (t.kind == TaskKind::comm && t.last_layer >= layers)
+      task.require("last_layer").fail("a layer that compute tasks have (< " + std::to_string(layers) + ")");
+    if (t.kind != TaskKind::comm || t.op != CommOp::pull) continue;
+    const bool pairs = t.deps.size() == 1 && s.tasks[t.deps[0]].kind == TaskKind::comm &&
+                       s.tasks[t.deps[0]].op == CommOp::push && s.tasks[t.deps[0]].server == t.server &&
+                       s.tasks[t.deps[0]].bytes == t.bytes && pulled[t.deps[0]]++ == 0;
+    if (!pairs) task.require("deps").fail("one push of the same server and bytes that no other pull follows");
+  }
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::comm && t.op == CommOp::push && pulled[t.id] == 0)
+      tasks.item(static_cast<std::size_t>(t.id)).require("op").fail("a push that a pull of the same server follows");
+}
+
+Schedule read_schedule(const JsonReader& j) {
+  j.require("format").choice("a file format", {"scalecast-schedule"});
+  const JsonReader version = j.require("version");
+  if (version.integer(0, std::numeric_limits<int>::max()) != kScheduleFormatVersion)
+    version.fail(std::to_string(kScheduleFormatVersion) + " (the version this scalecast reads)");
+  j.check_keys({"format", "version", "scenario", "model", "sample_unit", "batch_per_gpu", "gpus", "iterations",
+                "cluster", "strategy", "tasks"});
+  Schedule s;
+  s.scenario = j.require("scenario").string();
+  s.model = j.require("model").string();
+  s.sample_unit = j.require("sample_unit").string();
+  s.batch_per_gpu = j.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
+  s.iterations = j.require("iterations").integer(1, ranges::kMaxIterations);
+  s.cluster = cluster_from(j.require("cluster"));
+  s.strategy = strategy_from(j.require("strategy"));
+  const JsonReader gpus = j.require("gpus");
+  if (gpus.integer(1, ranges::kMaxGpus) != s.gpus())
+    gpus.fail(std::to_string(s.gpus()) + " (cluster nodes x gpus_per_node)");
+  const JsonReader tasks = j.require("tasks");
+  const int count = static_cast<int>(std::min<std::size_t>(tasks.size(), std::numeric_limits<int>::max()));
+  const TaskReader reader(s);
+  for (int i = 0; i < count; ++i) s.tasks.push_back(reader.read(tasks.item(static_cast<std::size_t>(i)), i));
+  check_consistency(j, s);
+  return s;
 }
 
 }  // namespace
@@ -252,39 +349,19 @@ ordered_json schedule_to_json(const Schedule& s) {
 }
 
 Schedule schedule_from_json(const json& j, const std::string& source) {
-  Reader r(source);
-  if (r.get<std::string>(j, "format", "schedule") != "scalecast-schedule")
-    r.fail("format", "not a scalecast schedule");
-  if (r.get<int>(j, "version", "schedule") != kScheduleFormatVersion)
-    r.fail("version", "expected " + std::to_string(kScheduleFormatVersion));
-  Schedule s;
-  s.scenario = r.get<std::string>(j, "scenario", "schedule");
-  s.model = r.get<std::string>(j, "model", "schedule");
-  s.sample_unit = r.get<std::string>(j, "sample_unit", "schedule");
-  s.batch_per_gpu = r.get<int>(j, "batch_per_gpu", "schedule");
-  s.iterations = r.get<int>(j, "iterations", "schedule");
-  if (s.iterations < 1) r.fail("iterations", "expected at least 1");
-  s.cluster = cluster_from(r, r.field(j, "cluster", "schedule"));
-  s.strategy = strategy_from(r, r.field(j, "strategy", "schedule"));
-  if (r.get<int>(j, "gpus", "schedule") != s.gpus())
-    r.fail("gpus", "does not match cluster.nodes x cluster.gpus_per_node");
-  const json& tasks = r.field(j, "tasks", "schedule");
-  if (!tasks.is_array()) r.fail("tasks", "expected an array");
-  for (size_t i = 0; i < tasks.size(); ++i)
-    s.tasks.push_back(task_from(r, tasks[i], static_cast<int>(i), s.iterations));
-  return s;
+  try {
+    return read_schedule(JsonReader(j, source));
+  } catch (const JsonError& e) {
+    throw ScheduleError(e.what());
+  }
 }
 
 Schedule read_schedule_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ScheduleError(path + ": cannot open the schedule file");
-  json j;
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw ScheduleError(path + ": not valid JSON (" + std::string(e.what()) + ")");
+    return schedule_from_json(read_json_file(path, "a schedule file"), path);
+  } catch (const JsonError& e) {
+    throw ScheduleError(e.what());
   }
-  return schedule_from_json(j, path);
 }
 
 }  // namespace scalecast

@@ -33,6 +33,17 @@ IterationSpans iteration_spans(const Timeline& tl, const std::vector<int>& itera
   return out;
 }
 
+std::vector<TaskSpan> task_spans(const Timeline& tl, std::size_t tasks) {
+  std::vector<TaskSpan> out(tasks);
+  for (const TimelineEvent& e : tl.events) {
+    TaskSpan& s = out.at(static_cast<std::size_t>(e.task));
+    if (!s.ran) s = TaskSpan{true, e.start_s, e.end_s};
+    s.start_s = std::max(s.start_s, e.start_s);
+    s.end_s = std::max(s.end_s, e.end_s);
+  }
+  return out;
+}
+
 std::vector<int> task_iterations(const Schedule& s) {
   std::vector<int> out;
   out.reserve(s.tasks.size());

@@ -40,6 +40,16 @@ IterationSpans iteration_spans(const Timeline& timeline, const std::vector<int>&
                                int iterations);
 std::vector<int> task_iterations(const Schedule& schedule);
 
+// When a task ran, as a comparison sees it across ranks: from the moment the last rank started it
+// to the moment the last one finished it (a backend that predicts one span for all ranks gives
+// it). Tasks without events have none.
+struct TaskSpan {
+  bool ran = false;
+  double start_s = 0, end_s = 0;
+  double seconds() const { return end_s - start_s; }
+};
+std::vector<TaskSpan> task_spans(const Timeline& timeline, std::size_t tasks);
+
 // Steady-state figures of one run; the iteration time is the mean over iterations after the
 // first: (end of the last iteration - end of the first) / (iterations - 1).
 struct IterationStats {

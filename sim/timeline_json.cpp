@@ -2,10 +2,12 @@
 // so a file from any backend or from the executor can be compared with another of one schedule.
 #include "sim/timeline_json.h"
 
-#include <cmath>
-#include <fstream>
+#include <limits>
 
-#include <nlohmann/json.hpp>
+#include "sim/json_reader.h"
+#include "sim/json_text.h"
+
+#include "sim/collectives/allreduce_algorithm.h"
 
 namespace scalecast {
 namespace {
@@ -13,65 +15,97 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-[[noreturn]] void fail(const std::string& source, const std::string& where, const std::string& what) {
-  throw TimelineError(source + ": " + where + ": " + what);
+// Times of events: finite, and within about 30 years of the run's start either way.
+Bound event_time() { return {-1e9, true, 1e9, false, "in [-1e9, 1e9] s"}; }
+
+TimelineEvent event_from(const JsonReader& j, int tasks) {
+  j.check_keys({"task", "rank", "track", "start_s", "end_s"});
+  TimelineEvent e;
+  e.task = j.require("task").integer(0, tasks - 1);
+  e.rank = j.require("rank").integer(-1, 2 * ranges::kMaxGpus);
+  e.track = j.require("track").string();
+  e.start_s = j.require("start_s").number(event_time());
+  const JsonReader end = j.require("end_s");
+  e.end_s = end.number(event_time());
+  if (e.end_s < e.start_s) end.fail("an end no earlier than start_s");
+  return e;
 }
 
-template <typename T>
-T get(const std::string& source, const json& obj, const char* key, const std::string& where) {
-  if (!obj.is_object()) fail(source, where, "expected an object");
-  auto it = obj.find(key);
-  if (it == obj.end()) fail(source, where + "." + key, "missing");
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    fail(source, where + "." + key, "wrong type (" + std::string(it->type_name()) + ")");
-  }
-}
-
-TimelineTask task_from(const std::string& src, const json& j, int index, int iterations) {
-  const std::string w = "tasks[" + std::to_string(index) + "]";
+TimelineTask task_from(const JsonReader& j, int index, int iterations) {
   TimelineTask t;
-  t.id = get<int>(src, j, "id", w);
-  if (t.id != index) fail(src, w + ".id", "expected " + std::to_string(index));
-  const std::string kind = get<std::string>(src, j, "kind", w);
-  try {
-    t.kind = parse_task_kind(kind);
-  } catch (const std::invalid_argument& e) {
-    fail(src, w + ".kind", e.what());
+  const JsonReader id = j.require("id");
+  t.id = id.integer(0, std::numeric_limits<int>::max());
+  if (t.id != index) id.fail(std::to_string(index) + " (its place in the list)");
+  t.kind = j.require("kind").enumeration(
+      "a task kind", {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm});
+  const bool comm = t.kind == TaskKind::comm;
+  if (comm)
+    j.check_keys({"id", "kind", "name", "iteration", "op", "bytes", "algorithm"});
+  else
+    j.check_keys({"id", "kind", "name", "iteration"});
+  t.name = j.require("name").string();
+  t.iteration = j.require("iteration").integer(0, iterations - 1);
+  if (comm) {
+    t.op = j.require("op").enumeration(
+        "an operation", {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast});
+    t.bytes = j.require("bytes").number(ranges::size_or_none());
   }
-  if (t.kind == TaskKind::comm) {
-    const std::string op = get<std::string>(src, j, "op", w);
-    try {
-      t.op = parse_comm_op(op);
-    } catch (const std::invalid_argument& e) {
-      fail(src, w + ".op", e.what());
-    }
-  }
-  t.name = get<std::string>(src, j, "name", w);
-  t.iteration = get<int>(src, j, "iteration", w);
-  if (t.iteration < 0 || t.iteration >= iterations) fail(src, w + ".iteration", "out of range");
-  if (t.kind == TaskKind::comm) {
-    t.bytes = get<double>(src, j, "bytes", w);
-    if (!(t.bytes >= 0)) fail(src, w + ".bytes", "expected a non-negative number");
+  if (comm && t.op == CommOp::allreduce) {
+    const JsonReader algorithm = j.require("algorithm");
+    t.algorithm = algorithm.string();
+    if (!collectives::find_allreduce(t.algorithm))
+      algorithm.fail("a registered all-reduce (" + collectives::allreduce_names(false) + ")");
   }
   return t;
 }
 
+TimelineFile read_timeline(const JsonReader& j) {
+  j.require("format").choice("a file format", {"scalecast-timeline"});
+  const JsonReader version = j.require("version");
+  if (version.integer(0, std::numeric_limits<int>::max()) != kTimelineFormatVersion)
+    version.fail(std::to_string(kTimelineFormatVersion) + " (the version this scalecast reads)");
+  j.check_keys({"format", "version", "backend", "scenario", "model", "method", "gpus", "nodes", "iterations",
+                "notes", "tasks", "events", "commits"});
+  TimelineFile f;
+  f.timeline.backend = j.require("backend").string();
+  f.scenario = j.require("scenario").string();
+  f.model = j.require("model").string();
+  f.method = j.require("method").string();
+  f.gpus = j.require("gpus").integer(1, ranges::kMaxGpus);
+  const JsonReader nodes = j.require("nodes");
+  f.nodes = nodes.integer(1, f.gpus);
+  if (f.gpus % f.nodes != 0) nodes.fail("a divisor of gpus (" + std::to_string(f.gpus) + ")");
+  f.iterations = j.require("iterations").integer(1, ranges::kMaxIterations);
+  f.timeline.notes = j.require("notes").string_list();
+  const JsonReader tasks = j.require("tasks");
+  for (std::size_t i = 0; i < tasks.size() && i < static_cast<std::size_t>(std::numeric_limits<int>::max()); ++i)
+    f.tasks.push_back(task_from(tasks.item(i), static_cast<int>(i), f.iterations));
+  std::vector<bool> seen(f.iterations, false);
+  for (const TimelineTask& t : f.tasks) seen[t.iteration] = true;
+  for (int i = 0; i < f.iterations; ++i)
+    if (!seen[i])
+      j.require("iterations").fail("as many iterations as the tasks have (iteration " + std::to_string(i) +
+                                   " has none)");
+  const JsonReader events = j.require("events");
+  for (std::size_t i = 0; i < events.size(); ++i)
+    f.timeline.events.push_back(event_from(events.item(i), static_cast<int>(f.tasks.size())));
+  const JsonReader commits = j.require("commits");
+  for (std::size_t i = 0; i < commits.size(); ++i) {
+    const int id = commits.item(i).integer(0, static_cast<int>(f.tasks.size()) - 1);
+    if (f.tasks[id].kind != TaskKind::comm) commits.item(i).fail("a communication task of this timeline");
+    f.timeline.commits.push_back(id);
+  }
+  return f;
+}
+
 }  // namespace
 
-TimelineEvent event_from_json(const json& j, int tasks, const std::string& src, const std::string& w) {
-  TimelineEvent e;
-  e.task = get<int>(src, j, "task", w);
-  if (e.task < 0 || e.task >= tasks) fail(src, w + ".task", "no such task");
-  e.rank = get<int>(src, j, "rank", w);
-  if (e.rank < -1) fail(src, w + ".rank", "expected -1 or a rank");
-  e.track = get<std::string>(src, j, "track", w);
-  e.start_s = get<double>(src, j, "start_s", w);
-  e.end_s = get<double>(src, j, "end_s", w);
-  if (!std::isfinite(e.start_s) || !std::isfinite(e.end_s)) fail(src, w, "times must be finite");
-  if (!(e.end_s >= e.start_s)) fail(src, w, "ends before it starts");
-  return e;
+TimelineEvent event_from_json(const json& j, int tasks, const std::string& source) {
+  try {
+    return event_from(JsonReader(j, source), tasks);
+  } catch (const JsonError& e) {
+    throw TimelineError(e.what());
+  }
 }
 
 ordered_json event_to_json(const TimelineEvent& e) {
@@ -85,7 +119,9 @@ TimelineFile timeline_file(const Schedule& s, const Timeline& tl) {
   f.method = s.strategy.method;
   f.gpus = s.gpus();
   f.iterations = s.iterations;
-  for (const Task& t : s.tasks) f.tasks.push_back({t.id, t.kind, t.name, t.iteration, t.op, t.bytes});
+  f.nodes = s.cluster.nodes;
+  for (const Task& t : s.tasks)
+    f.tasks.push_back({t.id, t.kind, t.name, t.iteration, t.op, t.bytes, t.algorithm ? t.algorithm->name : ""});
   f.timeline = tl;
   return f;
 }
@@ -99,6 +135,7 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
       j["op"] = to_string(t.op);
       j["bytes"] = t.bytes;
     }
+    if (t.algorithm) j["algorithm"] = t.algorithm->name;
     tasks.push_back(std::move(j));
   }
   ordered_json events = ordered_json::array();
@@ -110,52 +147,29 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
                           {"model", s.model},
                           {"method", s.strategy.method},
                           {"gpus", s.gpus()},
+                          {"nodes", s.cluster.nodes},
                           {"iterations", s.iterations},
                           {"notes", tl.notes},
                           {"tasks", std::move(tasks)},
                           {"events", std::move(events)},
                           {"commits", tl.commits}};
-  out << j.dump(1) << '\n';
+  out << json_text(j, 1) << '\n';
+}
+
+TimelineFile timeline_from_json(const json& j, const std::string& source) {
+  try {
+    return read_timeline(JsonReader(j, source));
+  } catch (const JsonError& e) {
+    throw TimelineError(e.what());
+  }
 }
 
 TimelineFile read_timeline_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw TimelineError(path + ": cannot open the timeline file");
-  json j;
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw TimelineError(path + ": not valid JSON (" + std::string(e.what()) + ")");
+    return timeline_from_json(read_json_file(path, "a timeline file"), path);
+  } catch (const JsonError& e) {
+    throw TimelineError(e.what());
   }
-  const std::string w = "timeline";
-  if (get<std::string>(path, j, "format", w) != "scalecast-timeline")
-    fail(path, "format", "not a scalecast timeline");
-  if (get<int>(path, j, "version", w) != kTimelineFormatVersion)
-    fail(path, "version", "expected " + std::to_string(kTimelineFormatVersion));
-  TimelineFile f;
-  f.timeline.backend = get<std::string>(path, j, "backend", w);
-  f.scenario = get<std::string>(path, j, "scenario", w);
-  f.model = get<std::string>(path, j, "model", w);
-  f.method = get<std::string>(path, j, "method", w);
-  f.gpus = get<int>(path, j, "gpus", w);
-  f.iterations = get<int>(path, j, "iterations", w);
-  if (f.gpus < 1) fail(path, "gpus", "expected at least 1");
-  if (f.iterations < 1) fail(path, "iterations", "expected at least 1");
-  f.timeline.notes = get<std::vector<std::string>>(path, j, "notes", w);
-  const auto tasks = get<json>(path, j, "tasks", w);
-  if (!tasks.is_array()) fail(path, "tasks", "expected an array");
-  for (size_t i = 0; i < tasks.size(); ++i)
-    f.tasks.push_back(task_from(path, tasks[i], static_cast<int>(i), f.iterations));
-  const auto events = get<json>(path, j, "events", w);
-  if (!events.is_array()) fail(path, "events", "expected an array");
-  for (size_t i = 0; i < events.size(); ++i)
-    f.timeline.events.push_back(event_from_json(events[i], static_cast<int>(f.tasks.size()), path,
-                                                "events[" + std::to_string(i) + "]"));
-  f.timeline.commits = get<std::vector<int>>(path, j, "commits", w);
-  for (int id : f.timeline.commits)
-    if (id < 0 || id >= static_cast<int>(f.tasks.size()) || f.tasks[id].kind != TaskKind::comm)
-      fail(path, "commits", "task " + std::to_string(id) + " is not a communication task of this timeline");
-  return f;
 }
 
 }  // namespace scalecast

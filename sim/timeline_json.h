@@ -31,11 +31,13 @@ struct TimelineTask {
   int iteration = 0;
   CommOp op = CommOp::allreduce;  // comm tasks only
   double bytes = 0;               // comm tasks only
+  std::string algorithm;          // all-reduce tasks only: the registered algorithm that ran it
 };
 
 struct TimelineFile {
   std::string scenario, model, method;
   int gpus = 0;
+  int nodes = 0;
   int iterations = 0;
   std::vector<TimelineTask> tasks;  // index = task id
   Timeline timeline;                // backend, events, notes
@@ -44,16 +46,18 @@ struct TimelineFile {
 // One event as timeline files and the messages between processes (the SimGrid child, the
 // executor's ranks) carry it: {task, rank, track, start_s, end_s}.
 nlohmann::ordered_json event_to_json(const TimelineEvent& event);
-// Strict: throws TimelineError naming `source` and the event `where` it is; task ids below `tasks`.
-TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source,
-                              const std::string& where);
+// Strict: throws TimelineError naming `source` and the field; task ids below `tasks`.
+TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source);
 
-// Format "scalecast-timeline": backend, scenario/model/method/gpus/iterations, notes, the tasks
-// (id, kind, name, iteration; op and bytes for comm tasks), the events (task, rank, track,
-// start_s, end_s) and the scheduling policy's commits (task ids, in order).
+// Format "scalecast-timeline": backend, scenario/model/method/gpus/nodes/iterations, notes, the
+// tasks (id, kind, name, iteration; op and bytes for comm tasks, the algorithm of all-reduces),
+// the events (task, rank, track, start_s, end_s) and the scheduling policy's commits (task ids,
+// in order).
 void write_timeline_json(std::ostream& out, const Schedule& schedule, const Timeline& timeline);
 TimelineFile timeline_file(const Schedule& schedule, const Timeline& timeline);
-// Strict: format, version, every field, task ids in order, events naming existing tasks.
+// Strict: format, version, every field in its range, task ids in order, a task in every
+// iteration, events naming existing tasks, commits of communication tasks.
+TimelineFile timeline_from_json(const nlohmann::json& json, const std::string& source);
 TimelineFile read_timeline_json(const std::string& path);
 
 }  // namespace scalecast

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/input_text.h"
+
 namespace scalecast::units {
 namespace {
 
@@ -23,12 +25,12 @@ Split split_number(std::string_view text, std::string_view what) {
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr == text.data())
-    throw UnitError("expected " + std::string(what) + ", got '" + std::string(text) + "'");
+  if (ec == std::errc::result_out_of_range)
+    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
+  if (ec != std::errc() || ptr == text.data() || !std::isfinite(value))  // "nan" and "inf" are no quantity
+    throw UnitError("expected " + std::string(what) + ", got " + quote_input(text));
   std::string unit(ptr, text.data() + text.size());
   while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  if (!std::isfinite(value))
-    throw UnitError("expected a finite " + std::string(what) + ", got '" + std::string(text) + "'");
   return {value, unit};
 }
 
@@ -38,8 +40,11 @@ double lookup(const std::map<std::string, double>& table, const Split& s, std::s
   auto it = table.find(s.unit);
   if (it == table.end())
     throw UnitError("expected " + std::string(what) + " with a unit such as " +
-                    std::string(examples) + ", got '" + std::string(text) + "'");
-  return s.value * it->second;
+                    std::string(examples) + ", got " + quote_input(text));
+  const double value = s.value * it->second;
+  if (!std::isfinite(value))
+    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
+  return value;
 }
 
 const std::map<std::string, double>& prefixes() {
@@ -103,7 +108,7 @@ double parse_bytes(std::string_view text) {
   Split s = split_number(text, "a size");
   if (s.unit.empty()) {
     if (s.value != std::floor(s.value))
-      throw UnitError("expected a whole number of bytes, got '" + std::string(text) + "'");
+      throw UnitError("expected a whole number of bytes, got " + quote_input(text));
     return s.value;
   }
   static const std::map<std::string, double> table = with_prefixes({{"B", 1.0}});

@@ -3,10 +3,9 @@
 #include "sim/yaml_reader.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <utility>
 
+#include "sim/input_text.h"
 #include "sim/units.h"
 
 namespace scalecast {
@@ -18,42 +17,19 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string format_number(double x) {
-  std::string text = std::to_string(x);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  return text;
-}
-
 // 1-based line of a node; `fallback` for nodes without a mark (built by --set).
 int line_of(const YAML::Node& node, int fallback) {
   const YAML::Mark mark = node.Mark();
   return mark.line >= 0 ? mark.line + 1 : fallback;
 }
 
-std::string integer_text(int min) {
-  return min == 1 ? "an integer > 0" : "an integer >= " + std::to_string(min);
+std::string integer_text(int min, int max) {
+  return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 
 }  // namespace
 
-Bound Bound::positive() { return {0, false, std::numeric_limits<double>::infinity()}; }
-Bound Bound::non_negative() { return {0, true, std::numeric_limits<double>::infinity()}; }
-Bound Bound::fraction() { return {0, false, 1}; }
-Bound Bound::at_least(double low) { return {low, true, std::numeric_limits<double>::infinity()}; }
-
-bool Bound::contains(double x) const {
-  return (min_inclusive ? x >= min : x > min) && x <= max;
-}
-
-std::string Bound::describe() const {
-  if (std::isfinite(max))
-    return std::string("in ") + (min_inclusive ? "[" : "(") + format_number(min) + ", " +
-           format_number(max) + "]";
-  return (min_inclusive ? ">= " : "> ") + format_number(min);
-}
-
-YamlReader::YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden)
+YamlReader::YamlReader(YAML::Node root, std::string file, std::vector<Overridden> overridden)
     : YamlReader(std::make_shared<const Context>(Context{std::move(file), std::move(overridden)}),
                  root, "", line_of(root, 1)) {}
 
@@ -74,18 +50,18 @@ YamlReader YamlReader::child(const std::string& key, const YAML::Node& node) con
 }
 
 std::string YamlReader::location(const std::string& path, int line) const {
-  for (const auto& set : context_->overridden) {
+  for (const auto& [set, origin] : context_->overridden) {
     if (path == set || path.starts_with(set + ".") || path.starts_with(set + "["))
-      return "--set " + path + ": ";
+      return origin + " " + path + ": ";
   }
   return context_->file + ":" + std::to_string(line) + ": " + (path.empty() ? "" : path + ": ");
 }
 
 std::string YamlReader::describe_value() const {
   if (!node_.IsDefined() || node_.IsNull()) return "nothing";
-  if (node_.IsMap()) return "a map";
-  if (node_.IsSequence()) return "a list";
-  return "'" + node_.Scalar() + "'";
+  if (node_.IsMap()) return node_.size() == 0 ? "an empty map" : "a map";
+  if (node_.IsSequence()) return node_.size() == 0 ? "an empty list" : "a list";
+  return quote_input(node_.Scalar());
 }
 
 void YamlReader::fail(const std::string& expected) const {
@@ -111,6 +87,21 @@ void YamlReader::check_keys(const std::vector<std::string>& allowed) const {
   }
 }
 
+std::vector<std::pair<YamlReader, YamlReader>> YamlReader::entries(const std::string& expected) const {
+  if (!node_.IsMap() || node_.size() == 0) fail(expected);
+  std::vector<std::pair<YamlReader, YamlReader>> out;
+  std::vector<std::string> seen;
+  for (const auto& entry : node_) {
+    const YAML::Node& key = entry.first;
+    YamlReader key_reader = child(key.IsScalar() ? key.Scalar() : "?", key);
+    if (!key.IsScalar()) key_reader.fail(expected);
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end()) key_reader.fail("each key once");
+    seen.push_back(key.Scalar());
+    out.emplace_back(key_reader, child(key.Scalar(), entry.second));
+  }
+  return out;
+}
+
 YamlReader YamlReader::require(const std::string& key) const {
   if (!node_.IsMap()) fail("a map with the key " + key);
   const YAML::Node value = node_[key];
@@ -131,6 +122,7 @@ std::optional<YamlReader> YamlReader::optional(const std::string& key) const {
 std::string YamlReader::string() const {
   const std::string& text = scalar_or_fail("a string").Scalar();
   if (text.empty()) fail("a non-empty string");
+  if (!is_utf8(text)) fail("UTF-8 text");
   return text;
 }
 
@@ -142,14 +134,14 @@ std::string YamlReader::choice(const std::string& what,
   return text;
 }
 
-int YamlReader::integer(int min) const {
+int YamlReader::integer(int min, int max) const {
   int value = 0;
   try {
-    value = scalar_or_fail(integer_text(min)).as<int>();
+    value = scalar_or_fail(integer_text(min, max)).as<int>();
   } catch (const YAML::Exception&) {
-    fail(integer_text(min));
+    fail(integer_text(min, max));
   }
-  if (value < min) fail(integer_text(min));
+  if (value < min || value > max) fail(integer_text(min, max));
   return value;
 }
 
@@ -161,7 +153,7 @@ double YamlReader::number(Bound bound) const {
   } catch (const YAML::Exception&) {
     fail(expected);
   }
-  if (!std::isfinite(value) || !bound.contains(value)) fail(expected);
+  if (!bound.contains(value)) fail(expected);
   return value;
 }
 
@@ -228,12 +220,12 @@ std::vector<std::string> YamlReader::choice_list(const std::string& what,
   return out;
 }
 
-std::vector<int> YamlReader::int_list(int min) const {
+std::vector<int> YamlReader::int_list(int min, int max) const {
   if (!node_.IsSequence() || node_.size() == 0) fail("a non-empty list of integers");
   std::vector<int> out;
   std::vector<std::string> texts;
   for (std::size_t i = 0; i < node_.size(); ++i) {
-    out.push_back(item(i).integer(min));
+    out.push_back(item(i).integer(min, max));
     texts.push_back(std::to_string(out.back()));
   }
   check_distinct(texts);

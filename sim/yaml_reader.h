@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/input_error.h"
+#include "sim/ranges.h"
 
 namespace scalecast {
 
@@ -21,27 +22,17 @@ class YamlError : public SourceError {
   using SourceError::SourceError;
 };
 
-// The interval a number must lie in, and the words that say so in an error.
-struct Bound {
-  double min = 0;
-  bool min_inclusive = true;
-  double max = 0;  // inclusive; infinity for none
-
-  static Bound positive();      // > 0
-  static Bound non_negative();  // >= 0
-  static Bound fraction();      // 0 < x <= 1
-  static Bound at_least(double min);
-
-  bool contains(double x) const;
-  std::string describe() const;  // "> 0", ">= 0", "in (0, 1]", ">= 1"
-};
-
 // Reads one node of a YAML document, knowing its file, key path and line for errors.
 // Values that came from a command-line override are reported as "--set KEY.PATH".
 class YamlReader {
  public:
-  // `overridden`: key paths set by --set; errors at or below them name the override.
-  YamlReader(YAML::Node root, std::string file, std::vector<std::string> overridden = {});
+  // A key path set from outside the file, and where it was set ("--set", a cluster file).
+  struct Overridden {
+    std::string key_path;
+    std::string origin;
+  };
+  // Errors at or below an overridden key path name its origin instead of the file's line.
+  YamlReader(YAML::Node root, std::string file, std::vector<Overridden> overridden = {});
 
   const std::string& key_path() const { return path_; }
   bool is_map() const { return node_.IsMap(); }
@@ -52,11 +43,14 @@ class YamlReader {
   // The value under a key that must be present; a missing key is reported at this map's line.
   YamlReader require(const std::string& key) const;
   std::optional<YamlReader> optional(const std::string& key) const;
+  // A map's entries in file order: each key read as a value of its own (for maps keyed by a
+  // quantity, such as sizes), and its value; keys must be scalars and appear once.
+  std::vector<std::pair<YamlReader, YamlReader>> entries(const std::string& expected) const;
 
   // This value read as one type; anything else throws.
-  std::string string() const;  // a non-empty scalar
+  std::string string() const;  // a non-empty scalar of UTF-8 text
   std::string choice(const std::string& what, const std::vector<std::string>& known) const;
-  int integer(int min) const;
+  int integer(int min, int max) const;
   double number(Bound bound) const;
   bool boolean() const;
   double duration(Bound bound) const;  // sim/units.h, strict
@@ -66,7 +60,7 @@ class YamlReader {
   std::vector<std::string> string_list() const;
   std::vector<std::string> choice_list(const std::string& what,
                                        const std::vector<std::string>& known) const;
-  std::vector<int> int_list(int min) const;
+  std::vector<int> int_list(int min, int max) const;
   YamlReader item(std::size_t index) const;  // list entry, key path "KEY[index]"
 
   // Throws "LOCATION: KEY.PATH: expected EXPECTED, got 'VALUE'" for this node.
@@ -75,7 +69,7 @@ class YamlReader {
  private:
   struct Context {
     std::string file;
-    std::vector<std::string> overridden;
+    std::vector<Overridden> overridden;
   };
   YamlReader(std::shared_ptr<const Context> context, YAML::Node node, std::string path, int line);
 

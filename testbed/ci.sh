@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# CI on the live test cluster: a 4-host 1 Gbps / 50 us testbed runs an all-reduce sweep and
-# ResNet-50 schedules (WFBP all-reduce; BSP and WFBP parameter server on a 5th host) for real, and
-# prints what was measured next to what the analytical backend (and SimGrid, if built) predicted.
+# CI on the live test cluster, the operator's loop: on a 4-host 1 Gbps testbed, measure all-reduce
+# sweeps (2 and 4 hosts), calibrate from them alone, then run ResNet-50's schedules for real and
+# print each measured iteration next to the prediction before and after calibration.
 #
 # usage: testbed/ci.sh BUILD_DIR [OUT_DIR]     (builds nothing; OUT_DIR keeps the files)
 #
 # Fails when a run fails; prediction errors are reported, not judged. Where the testbed cannot
-# be built (no root, no `ip`/`tc`), it says SKIPPED and exits 0. About 2 minutes.
+# be built (no root, no `ip`/`tc`), it says SKIPPED and exits 0. About 5 minutes.
 set -u
 build=${1:?usage: testbed/ci.sh BUILD_DIR [OUT_DIR]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 scalecast="$build/cli/scalecast"
 cluster="$root/testbed/cluster.sh"
 scenario="$root/scenarios/testbed-4x1gbps.yaml"
+methods=(bsp-allreduce wfbp-allreduce mgwfbp ddp horovod bytescheduler-allreduce bsp-ps wfbp-ps bytescheduler-ps)
 [ -x "$scalecast" ] || { echo "testbed/ci.sh: no $scalecast (build the scalecast target first)" >&2; exit 1; }
 if [ $# -ge 2 ]; then
   out=$2
@@ -39,6 +40,14 @@ on_testbed() {  # hosts, then the command for every host
   fi
   return "$status"
 }
+measured_steady() {  # the measured steady-state iteration (s) of a compare CSV
+  awk -F, '$1 == "steady" { print $8 }' "$1"
+}
+predicted() {  # backend, then predict's options: the predicted iteration (s) of the one run
+  local backend=$1
+  shift
+  "$scalecast" predict "$scenario" -g 4 --backend "$backend" --format csv "$@" | awk -F, 'NR == 2 { print $7 }'
+}
 
 delay=$("$cluster" --hosts 1 -- sh -c 'echo "$SCALECAST_TESTBED_DELAY"' 2>/dev/null)
 case $? in
@@ -48,19 +57,26 @@ case $? in
 esac
 section "testbed: 4 hosts (5 with the parameter server), 1 Gbit/s links, delay added: $delay"
 [ "$delay" = 50us ] ||
-  echo "note: this kernel has no netem, so no delay is added; predictions still assume the scenario's 50 us"
+  echo "note: this kernel has no netem, so no delay is added; the scenario's 50 us is what calibration corrects"
 [ ${#rt[@]} -gt 0 ] || echo "note: ranks run without real-time priority (chrt -f not permitted)"
 
-section "all-reduce sweep, 4 ranks, ring expansion (measured vs analytical)"
-on_testbed 4 "$scalecast" execute --sweep 1KiB:64MiB --iters 3 --warmup 1 --scenario "$scenario" \
-  -o "$out/sweep.csv" || { echo "testbed/ci.sh: the sweep failed" >&2; exit 1; }
+section "all-reduce sweeps, ring expansion, 2 and 4 hosts"
+for hosts in 2 4; do
+  on_testbed "$hosts" "$scalecast" execute --sweep 1KiB:64MiB --iters 3 --warmup 1 --scenario "$scenario" \
+    -o "$out/sweep-$hosts.csv" || { echo "testbed/ci.sh: the $hosts-host sweep failed" >&2; exit 1; }
+done
+
+section "calibration from the sweeps alone"
+"$scalecast" calibrate "$out/sweep-2.csv" "$out/sweep-4.csv" --scenario "$scenario" -o "$out/cluster.yaml" ||
+  { echo "testbed/ci.sh: calibration failed" >&2; exit 1; }
 
 backends=(analytical)
 "$scalecast" backends 2>/dev/null | grep -q '^simgrid' && backends+=(simgrid)
 status=0
-for method in wfbp-allreduce bsp-ps wfbp-ps; do
+rows=()
+for method in "${methods[@]}"; do
   schedule="$out/$method.json" measured="$out/$method-measured.json"
-  "$scalecast" schedule "$scenario" --method "$method" --gpus 4 -o "$schedule" || exit 1
+  "$scalecast" schedule "$scenario" --method "$method" --gpus 4 --cluster "$out/cluster.yaml" -o "$schedule" || exit 1
   hosts=$(grep -q '"aggregation": "parameter-server"' "$schedule" && echo 5 || echo 4)
   section "resnet50 $method on $hosts hosts"
   if ! on_testbed "$hosts" "$scalecast" execute "$schedule" -o "$measured" --timeout 120s >"$out/$method.log" 2>&1; then
@@ -70,10 +86,20 @@ for method in wfbp-allreduce bsp-ps wfbp-ps; do
     continue
   fi
   for backend in "${backends[@]}"; do
-    echo
-    "$scalecast" compare "$schedule" "$measured" --backend "$backend" --iterations-only || status=1
     "$scalecast" compare "$schedule" "$measured" --backend "$backend" --format csv \
       -o "$out/$method-vs-$backend.csv" || status=1
+    rows+=("$method $backend $(measured_steady "$out/$method-vs-$backend.csv") $(predicted "$backend" -m "$method") \
+$(predicted "$backend" -m "$method" --cluster "$out/cluster.yaml")")
   done
+done
+
+section "steady-state iteration of ResNet-50 on the testbed: measured, and predicted before and after calibration"
+printf '%-24s %-10s %9s %9s %7s %9s %7s\n' method backend measured zero-shot error calibrated error
+printf '%-24s %-10s %9s %9s %7s %9s %7s\n' "" "" s s % s %
+for r in "${rows[@]}"; do
+  read -r method backend m before after <<<"$r"
+  awk -v m="$method" -v b="$backend" -v meas="$m" -v z="$before" -v c="$after" 'BEGIN {
+    printf "%-24s %-10s %9.4f %9.4f %+7.1f %9.4f %+7.1f\n", m, b, meas, z, 100 * (z - meas) / meas, c, 100 * (c - meas) / meas
+  }'
 done
 exit "$status"

@@ -187,6 +187,43 @@ TEST(Expansion, BytePsPushReduceScattersInsideNodesThenTheFirstGpuPushes) {
   EXPECT_EQ(expand(s, push).steps.size(), 4u);
 }
 
+TEST(Expansion, TransferCountIsWhatTheExpansionHoldsWithoutExpanding) {
+  for (const auto& [nodes, g] : std::vector<std::pair<int, int>>{{1, 1}, {1, 4}, {3, 1}, {2, 4}, {5, 3}, {4, 8}})
+    for (double bytes : {0.0, 1e3, 3e6, 1e9}) {
+      Schedule s;
+      s.cluster = testing::simple_cluster(nodes, g);
+      s.cluster.ps.gpus_per_server = 0;
+      Task t;
+      t.kind = TaskKind::comm;
+      t.bytes = bytes;
+      t.server = nodes - 1;
+      for (const auto* a : allreduce_algorithms()) {
+        t.op = CommOp::allreduce;
+        t.algorithm = a;
+        EXPECT_EQ(transfer_count(s, t), static_cast<double>(expand(s, t).transfer_count())) << a->name;
+      }
+      t.algorithm = nullptr;
+      for (CommOp op : {CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast})
+        for (Placement placement : {Placement::dedicated, Placement::colocated})
+          for (bool local : {false, true}) {
+            t.op = op;
+            s.cluster.ps.placement = placement;
+            s.strategy.node_local_reduce = local;
+            EXPECT_EQ(transfer_count(s, t), static_cast<double>(expand(s, t).transfer_count()))
+                << to_string(op) << " on " << nodes << "x" << g << (local ? " node-local" : "");
+          }
+    }
+}
+
+TEST(Expansion, AServerTheClusterLacksIsRefused) {
+  Schedule s;
+  s.cluster = testing::simple_cluster(2, 2);
+  s.cluster.ps.servers = 2;
+  EXPECT_THROW(server_endpoint(s, 2), std::out_of_range);
+  EXPECT_THROW(server_endpoint(s, -1), std::out_of_range);
+  EXPECT_EQ(server_endpoint(s, 1), 5);
+}
+
 TEST(PipelinedChain, ChunksOf512KiBAndTheSlowestHopSetsThePace) {
   EXPECT_EQ(chain_chunks(100), 1);
   EXPECT_EQ(chain_chunks(4 * 1024 * 1024), 8);

@@ -42,7 +42,7 @@ void expect_error(const std::string& text, const std::string& prefix) {
 
 TEST(ProfileCsv, RefusesMalformedProfiles) {
   const std::string header = "layer,forward_ms,backward_ms,grad_tensors,grad_bytes\n";
-  expect_error("", "p.csv:0: header");
+  expect_error("", "p.csv:1: header");
   expect_error("layer,fwd\nconv,1\n", "p.csv:1: header");
   expect_error(header + "conv1,1.0,2.0,1\n", "p.csv:2: row");           // truncated row
   expect_error(header + "conv1,abc,2.0,1,4\n", "p.csv:2: forward_ms");
@@ -52,6 +52,11 @@ TEST(ProfileCsv, RefusesMalformedProfiles) {
   expect_error(header + "conv1,1.0,2.0,0,8\n", "p.csv:2: grad_bytes");
   expect_error("# batch_per_gpu: zero\n" + header + "a,1,1,0,0\n", "p.csv:1: batch_per_gpu");
   expect_error(std::string(kGood).substr(0, 150) + "x,1,1,2,8,0,0,4\n", "p.csv:");
+  expect_error("# batch_per_gpu: 16abc\n" + header + "a,1,1,0,0\n", "p.csv:1: batch_per_gpu: expected an integer");
+  expect_error(header + "a,1,1,1000000000000000,4\n", "p.csv:2: grad_tensors: expected an integer in [0, 1000000]");
+  expect_error(header + "a,1,1,1,9223372036854775807\n", "p.csv:2: grad_bytes: expected an integer in [0, 1000000000000000]");
+  expect_error(header + "a,0,0,1,4\n", "p.csv:2: forward_ms: expected layers that take time");
+  expect_error(header + "a\xff,1,1,1,4\n", "p.csv:2: layer: expected a layer name in UTF-8, got 'a\\xFF'");
 }
 
 }  // namespace

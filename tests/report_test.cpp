@@ -8,6 +8,7 @@
 #include "fixtures.h"
 #include "sim/analytical/analytical_backend.h"
 #include "sim/report/chrome_trace.h"
+#include "sim/report/csv_field.h"
 #include "sim/report/prediction_report.h"
 #include "sim/scenario.h"
 
@@ -24,6 +25,12 @@ std::vector<PredictionRow> rows(const Scenario& s) {
   for (const auto& m : s.methods)
     for (int g : s.gpus) out.push_back(predict(s, w.workload, m, g, AnalyticalBackend()).row);
   return out;
+}
+
+TEST(Report, CsvFieldsAreQuotedWhereTheyWouldSplitARow) {
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
 }
 
 TEST(Report, CsvHasTheDesignColumnsAndOneRowPerRun) {

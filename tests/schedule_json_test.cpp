@@ -2,6 +2,8 @@
 // are refused with an error naming the field.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "fixtures.h"
 #include "sim/schedule_builder.h"
 #include "sim/schedule_json.h"
@@ -40,12 +42,63 @@ TEST(ScheduleJson, RefusesCorruptFiles) {
   expect_refused([](auto& j) { j["version"] = 99; }, "version");
   expect_refused([](auto& j) { j["format"] = "other"; }, "format");
   expect_refused([](auto& j) { j["gpus"] = 8; }, "gpus");
-  expect_refused([](auto& j) { j["tasks"][3]["deps"] = {7}; }, "tasks[3].deps");
-  expect_refused([](auto& j) { j["tasks"][2]["id"] = 5; }, "tasks[2].id");
-  expect_refused([](auto& j) { j["tasks"][1].erase("duration_s"); }, "tasks[1].duration_s");
-  expect_refused([](auto& j) { j["tasks"][0]["kind"] = "dance"; }, "tasks[0].kind");
-  expect_refused([](auto& j) { j["cluster"]["net"]["efficiency"] = "high"; }, "cluster.net.efficiency");
-  expect_refused([](auto& j) { j["strategy"]["aggregation"] = "gossip"; }, "strategy.aggregation");
+  expect_refused([](auto& j) { j["tasks"][3]["deps"] = {7}; }, "/tasks/3/deps/0: expected an integer in [0, 2]");
+  expect_refused([](auto& j) { j["tasks"][2]["id"] = 5; }, "/tasks/2/id: expected 2");
+  expect_refused([](auto& j) { j["tasks"][1].erase("duration_s"); }, "/tasks/1/duration_s: expected a value");
+  expect_refused([](auto& j) { j["tasks"][0]["kind"] = "dance"; }, "/tasks/0/kind: expected a task kind");
+  expect_refused([](auto& j) { j["cluster"]["net"]["efficiency"] = "high"; }, "/cluster/net/efficiency");
+  expect_refused([](auto& j) { j["strategy"]["aggregation"] = "gossip"; }, "/strategy/aggregation");
+}
+
+// The index of the first task with this op in the sample's JSON.
+std::size_t first(const nlohmann::json& j, const std::string& op) {
+  for (std::size_t i = 0; i < j["tasks"].size(); ++i)
+    if (j["tasks"][i].value("op", "") == op) return i;
+  return 0;
+}
+
+TEST(ScheduleJson, RefusesWhatNoBackendCanRun) {
+  auto push = [](nlohmann::json& j) -> nlohmann::json& { return j["tasks"][first(j, "push")]; };
+  auto pull = [](nlohmann::json& j) -> nlohmann::json& { return j["tasks"][first(j, "pull")]; };
+  expect_refused([&](auto& j) { push(j)["server"] = -1; }, "/server: expected an integer in [0, 1], got '-1'");
+  expect_refused([&](auto& j) { push(j)["server"] = 99; }, "/server: expected an integer in [0, 1], got '99'");
+  expect_refused([&](nlohmann::json& j) { pull(j)["server"] = 1 - pull(j)["server"].get<int>(); },
+                 "/deps: expected one push of the same server and bytes");
+  expect_refused([&](auto& j) { push(j)["last_layer"] = 40; }, "/last_layer: expected a layer that compute tasks have (< 4), got '40'");
+  expect_refused([&](auto& j) { push(j)["first_layer"] = 3; push(j)["last_layer"] = 2; },
+                 "/last_layer: expected a layer no lower than first_layer (3), got '2'");
+  expect_refused([&](auto& j) { push(j)["op"] = "allreduce"; }, "/op: expected an operation of parameter-server");
+  expect_refused([&](auto& j) { push(j)["bytes"] = 1e300; }, "/bytes: expected a number in [0, 1 PB]");
+  expect_refused([](auto& j) { j["tasks"][0]["id"] = 0.5; }, "/tasks/0/id: expected an integer");
+  expect_refused([](auto& j) { j["tasks"][0]["layer"] = -1; }, "/tasks/0/layer: expected an integer in [0,");
+  expect_refused([](auto& j) { j["tasks"][0]["duration_s"] = -1; }, "/tasks/0/duration_s: expected a number in [0, 1 h]");
+  expect_refused([](auto& j) { j["tasks"][0]["colour"] = "red"; }, "/tasks/0/colour: expected one of the keys");
+  expect_refused([](auto& j) { j["cluster"]["net"]["efficiency"] = 0; }, "/cluster/net/efficiency: expected a number in [0.01, 1]");
+  expect_refused([](auto& j) { j["cluster"]["nic_bandwidth_Bps"] = 0; }, "/cluster/nic_bandwidth_Bps: expected a number in [1 kbit/s, 100 Tbit/s]");
+  expect_refused([](auto& j) { j["cluster"]["fabric"]["link_bandwidth_Bps"] = 0; }, "/cluster/fabric/link_bandwidth_Bps");
+  expect_refused([](auto& j) { j["cluster"]["net"]["latency_s"] = 1e300; }, "/cluster/net/latency_s: expected a number in [0, 10 s]");
+  expect_refused([](auto& j) { j["cluster"]["net"]["streams"] = 0; }, "/cluster/net/streams: expected an integer in [1, 1024]");
+  expect_refused([](auto& j) { j["cluster"]["gpu"] = "v200"; }, "/cluster/gpu: expected a GPU (one of");
+  expect_refused([](auto& j) { j["cluster"]["fabric"]["kind"] = "pcie9"; }, "/cluster/fabric/kind: expected a fabric");
+  expect_refused([](auto& j) { j["cluster"]["parameter_server"]["placement"] = "nearby"; }, "/placement: expected a placement");
+  expect_refused([](auto& j) { j["cluster"]["parameter_server"]["servers"] = -2; }, "/servers: expected an integer in [0,");
+  expect_refused([](auto& j) { j["cluster"]["nodes"] = 1048576; }, "/cluster/nodes: expected at most 524288 nodes");
+  expect_refused([](auto& j) { j["batch_per_gpu"] = 0; }, "/batch_per_gpu: expected an integer in [1, 1048576]");
+  expect_refused([](auto& j) { j["iterations"] = 2000000000; }, "/iterations: expected an integer in [1, 100000]");
+  expect_refused([](auto& j) { j["iterations"] = 3; }, "/iterations: expected as many iterations as the tasks have");
+  expect_refused([](auto& j) { j["tasks"] = nlohmann::json::array(); }, "/iterations: expected as many iterations");
+  expect_refused([](auto& j) { j["strategy"]["algorithm"] = "butterfly"; }, "/strategy/algorithm: expected an all-reduce");
+}
+
+TEST(ScheduleJson, NumbersTooLargeForADoubleNameTheFile) {
+  const std::string path = ::testing::TempDir() + "overflow.json";
+  std::ofstream(path) << "{\"format\": \"scalecast-schedule\", \"version\": 1e999}";
+  try {
+    read_schedule_file(path);
+    FAIL() << "accepted 1e999";
+  } catch (const ScheduleError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": expected valid JSON, got number overflow parsing '1e999'");
+  }
 }
 
 TEST(ScheduleJson, UnreadableFileIsAnError) {

@@ -3,7 +3,8 @@
 #include "validation/baseline.h"
 
 #include "sim/report/text_table.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 #include "validation/summary.h"
 
 namespace scalecast::validation {
@@ -17,8 +18,8 @@ std::vector<BaselineEntry> read_baseline(const std::string& path) {
     e.mode = r.non_empty("mode");
     if (e.mode != "zero-shot" && e.mode != "calibrated") r.fail("mode", "zero-shot or calibrated");
     e.backend = r.non_empty("backend");
-    e.rows = static_cast<std::size_t>(r.integer("rows", 1));
-    e.mape_pct = r.number("mape_pct", 0, false);
+    e.rows = static_cast<std::size_t>(r.integer("rows", 1, 1000000));
+    e.mape_pct = r.number("mape_pct", Bound::between(0, 1e6));
     e.line = r.line();
     out.push_back(e);
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sim/prediction.h"
+
 namespace scalecast::validation {
 
 const std::vector<std::string>& calibration_methods() {
@@ -36,6 +38,17 @@ std::vector<std::size_t> calibration_rows(const std::vector<MeasuredRow>& rows,
   return out;
 }
 
+calibration::FitSample throughput_sample(const MeasuredRow& row, const Case& c,
+                                         const std::vector<calibration::Parameter>& parameters,
+                                         const Backend& backend) {
+  const double measured = row.gpus * c.workload.batch_per_gpu / row.throughput;
+  return {row.file + ":" + std::to_string(row.line), measured, [&row, &c, parameters, &backend](const Cluster& fit) {
+            Scenario s = c.scenario;
+            s.cluster = calibration::take_parameters(parameters, fit, s.cluster);
+            return predict(s, c.workload, row.method, row.gpus, backend).row.iteration_s;
+          }};
+}
+
 GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases,
                    const std::string& table, const std::string& network, const Backend& backend) {
   GroupFit g;
@@ -46,11 +59,13 @@ GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>
     g.reason = "no bsp-allreduce or bsp-ps rows on this network: calibrated = zero-shot";
     return g;
   }
-  std::vector<calibration::CalibrationPoint> points;
-  for (std::size_t i : g.rows)
-    points.push_back(
-        {&cases[i].scenario, &cases[i].workload, rows[i].method, rows[i].gpus, rows[i].throughput});
-  g.fit = calibration::fit_network(points, backend);
+  const Cluster& base = cases[g.rows.front()].scenario.cluster;
+  bool servers = false;
+  for (std::size_t i : g.rows) servers = servers || rows[i].method == "bsp-ps";
+  const auto parameters = calibration::transport_parameters(base, servers);
+  std::vector<calibration::FitSample> samples;
+  for (std::size_t i : g.rows) samples.push_back(throughput_sample(rows[i], cases[i], parameters, backend));
+  g.fit = calibration::fit_transport(samples, base, parameters);
   g.fitted = true;
   return g;
 }

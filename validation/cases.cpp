@@ -9,7 +9,8 @@
 #include "sim/strategy.h"
 #include "sim/workload_builder.h"
 #include "sim/zoo/zoo.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {

@@ -3,10 +3,11 @@
 #include "validation/measurements.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
-#include <regex>
 
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -27,20 +28,36 @@ MeasuredRow common(const CsvRecord& r, const std::string& table) {
   row.line = r.line();
   row.model = r.non_empty("model");
   row.method = r.non_empty("method");
-  row.gpus = r.integer("gpus", 1);
-  row.batch_per_gpu = r.integer("batch_per_gpu", 1);
+  row.gpus = r.integer("gpus", 1, ranges::kMaxGpus);
+  row.batch_per_gpu = r.integer("batch_per_gpu", 1, ranges::kMaxBatch);
   return row;
 }
 
 MeasuredRow read_ddl(const CsvRecord& r, const std::string& table) {
   MeasuredRow row = common(r, table);
   row.network = r.non_empty("network");
-  row.nodes = r.integer("nodes", 1);
-  row.throughput = r.number("throughput", 0, true);
-  row.stddev = r.number("stddev", 0, false);
-  row.single_gpu_throughput = r.number("single_gpu_throughput", 0, true);
+  row.nodes = r.integer("nodes", 1, ranges::kMaxGpus);
+  row.throughput = r.number("throughput", ranges::throughput());
+  row.stddev = r.number("stddev", Bound::between(0, 1e9));
+  row.single_gpu_throughput = r.number("single_gpu_throughput", ranges::throughput());
   row.published_unit = "samples/s";
   return row;
+}
+
+// The N of "sentence length N" in the note: words per sample, in [1, kMaxSequence].
+int sentence_length(const CsvRecord& r) {
+  const std::string expected = "'sentence length N' (N in [1, " + std::to_string(ranges::kMaxSequence) +
+                               "]) to convert words/s to samples/s";
+  const std::string& note = r.text("note");
+  const std::string phrase = "sentence length ";
+  const auto at = note.find(phrase);
+  if (at == std::string::npos) r.fail("note", expected);
+  const char* begin = note.data() + at + phrase.size();
+  int n = 0;
+  const auto ec = std::from_chars(begin, note.data() + note.size(), n).ec;
+  if (ec != std::errc() || n < 1 || n > ranges::kMaxSequence)
+    r.fail("note", expected);
+  return n;
 }
 
 // words/s = samples/s x words per sample; the note must say "sentence length N".
@@ -50,19 +67,13 @@ MeasuredRow read_distml(const CsvRecord& r, const std::string& table) {
   row.published_unit = r.non_empty("unit");
   double scale = 1;
   if (row.published_unit == "words/s") {
-    static const std::regex sentence("sentence length ([0-9]+)");
-    std::smatch match;
-    const std::string& note = r.text("note");
-    if (!std::regex_search(note, match, sentence))
-      r.fail("note", "'sentence length N' to convert words/s to samples/s");
-    row.words_per_sample = std::stoi(match[1].str());
-    if (row.words_per_sample < 1) r.fail("note", "a sentence length >= 1");
+    row.words_per_sample = sentence_length(r);
     scale = 1.0 / row.words_per_sample;
   } else if (row.published_unit != "samples/s") {
     r.fail("unit", "samples/s or words/s");
   }
-  row.throughput = r.number("throughput", 0, true) * scale;
-  row.single_gpu_throughput = r.number("single_gpu_throughput", 0, true) * scale;
+  row.throughput = r.number("throughput", ranges::throughput()) * scale;
+  row.single_gpu_throughput = r.number("single_gpu_throughput", ranges::throughput()) * scale;
   return row;
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "calibration/network_constants.h"
 #include "sim/report/text_table.h"
 #include "validation/summary.h"
 
@@ -49,37 +48,37 @@ void summary_section(std::ostream& out, const ValidationResult& v) {
 
 void fits_section(std::ostream& out, const ValidationResult& v) {
   if (!v.ran(Mode::calibrated)) return;
-  out << "## Fitted constants\n\nPer (table, network), fitted by bounded Levenberg-Marquardt in "
-         "log-parameter space to the relative throughput errors of the calibration rows only. "
-         "Before the fit the per-stream limit and host staging are switched off, so the effective "
-         "network bandwidth is NIC x efficiency; *start* reproduces the scenario's effective "
-         "bandwidths. A constant is *unconstrained* when no fitted row depends on it.\n\n";
-  const auto& info = calibration::constant_info();
+  out << "## Fitted constants\n\nPer (table, network), fitted by bounded Levenberg-Marquardt on the "
+         "log of each constant against log(predicted / measured) iteration times of the calibration "
+         "rows only (scalecast calibrate does the same). A constant the rows do not identify (its log "
+         "standard error above 0.5) or do not depend on keeps its default, and says so.\n\n";
   for (const auto& g : v.fits) {
     out << "### " << g.table << " / " << g.network << "\n\n";
     if (!g.fitted) {
       out << g.reason << ".\n\n";
       continue;
     }
-    header(out, {"constant", "meaning", "start", "fitted", "bounds", "note"});
-    for (std::size_t i = 0; i < calibration::kConstantCount; ++i) {
-      std::string note = g.fit.constrained[i] ? "" : "unconstrained (kept at start)";
-      if (g.fit.at_bound[i]) note += std::string(note.empty() ? "" : "; ") + "at a bound";
-      row(out, {info[i].field, info[i].description, calibration::format_constant(i, g.fit.start[i]),
-                calibration::format_constant(i, g.fit.fitted[i]),
-                calibration::format_constant(i, g.fit.bounds.lower[i]) + " .. " +
-                    calibration::format_constant(i, g.fit.bounds.upper[i]),
-                note});
+    header(out, {"constant", "meaning", "default", "fitted", "95% interval", "status"});
+    for (std::size_t i = 0; i < g.fit.parameters.size(); ++i) {
+      const calibration::Parameter& p = g.fit.parameters[i];
+      const calibration::ParameterFit& r = g.fit.results[i];
+      const bool moved = r.status == calibration::FitStatus::fitted;
+      row(out, {p.key, p.description, calibration::scenario_value(p.quantity, r.start),
+                calibration::scenario_value(p.quantity, r.value),
+                moved ? calibration::scenario_value(p.quantity, r.low) + " .. " +
+                            calibration::scenario_value(p.quantity, r.high)
+                      : "",
+                calibration::to_string(r.status)});
     }
-    out << "\nFitted " << g.rows.size() << " rows (" << g.fit.iterations << " iterations, "
-        << g.fit.evaluations << " evaluations; " << g.fit.stop_reason << "); RMS error "
-        << fmt("%.1f%%", 100 * calibration::rms(g.fit.start_errors)) << " at start, "
-        << fmt("%.1f%%", 100 * calibration::rms(g.fit.fitted_errors)) << " fitted:\n\n";
-    header(out, {"fitted row", "measured", "error at start", "error fitted"});
+    out << "\nFitted " << g.rows.size() << " rows (" << g.fit.evaluations << " evaluations); mean error "
+        << fmt("%.1f%%", calibration::mape(g.fit.start_residuals)) << " at the defaults, "
+        << fmt("%.1f%%", calibration::mape(g.fit.fitted_residuals)) << " fitted:\n\n";
+    header(out, {"fitted row", "measured", "error at the defaults", "error fitted"});
     for (std::size_t k = 0; k < g.rows.size(); ++k) {
       const MeasuredRow& r = v.rows[g.rows[k]];
-      row(out, {row_label(r), fmt("%.5g", r.throughput), pct(100 * g.fit.start_errors[k]),
-                pct(100 * g.fit.fitted_errors[k])});
+      // Throughput error from log(predicted / measured) iteration time.
+      row(out, {row_label(r), fmt("%.5g", r.throughput), pct(100 * (std::exp(-g.fit.start_residuals[k]) - 1)),
+                pct(100 * (std::exp(-g.fit.fitted_residuals[k]) - 1))});
     }
     out << '\n';
   }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/prediction.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -17,12 +18,15 @@ RowPrediction predict_case(const MeasuredRow& row, const Case& c, const Cluster&
   if (!c.expressible) return {};
   Scenario s = c.scenario;
   s.cluster = cluster;
+  const std::string where = row.file + ":" + std::to_string(row.line) + " (" + row_label(row) + ", " +
+                            backend.name() + "): ";
   try {
     return {true,
             predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
+  } catch (const InputError& e) {
+    throw DataError(where + e.what());  // a row too large to predict: bad input, exit code 2
   } catch (const std::exception& e) {
-    throw std::runtime_error(row.file + ":" + std::to_string(row.line) + " (" + row_label(row) +
-                             ", " + backend.name() + "): " + e.what());
+    throw std::runtime_error(where + e.what());
   }
 }
 
@@ -101,9 +105,8 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       GroupFit g = fit_group(v.rows, v.cases, table, network, *backend);
       if (g.fitted) {
         char line[96];
-        std::snprintf(line, sizeof line, " %zu rows, rms error %.1f%% -> %.1f%%\n", g.rows.size(),
-                      100 * calibration::rms(g.fit.start_errors),
-                      100 * calibration::rms(g.fit.fitted_errors));
+        std::snprintf(line, sizeof line, " %zu rows, error %.1f%% -> %.1f%% (fitted rows)\n", g.rows.size(),
+                      calibration::mape(g.fit.start_residuals), calibration::mape(g.fit.fitted_residuals));
         progress << line;
       } else {
         progress << " none (" << g.reason << ")\n";
@@ -114,7 +117,7 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
         const Cluster& own = v.cases[i].scenario.cluster;
         v.calibrated[i] =
             predict_case(v.rows[i], v.cases[i],
-                         g.fitted ? calibration::with_constants(own, g.fit.fitted) : own, *backend);
+                         g.fitted ? calibration::apply_fit(g.fit, own) : own, *backend);
       }
       v.fits.push_back(std::move(g));
     }

@@ -4,8 +4,11 @@
 
 #include <stdexcept>
 
+#include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
+#include "validation/interval_coverage.h"
 
 namespace scalecast::validation {
 namespace {
@@ -88,6 +91,37 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
   t.write(out);
   out << "backend " << v.backend << "; throughput in samples/s (images or sequences per second); "
       << "error = (predicted - measured) / measured; calibrated rows are held out from the fit\n";
+  const auto coverage = interval_coverage(v, kCoverageLevelPct);
+  out << "\n" << fmt("%g", kCoverageLevelPct) << "% prediction intervals (predict --interval " << fmt("%g", kCoverageLevelPct)
+      << "): measured rows inside\n";
+  TextTable cover({"table", "mode", "rows", "inside", "coverage"}, {"", "", "", "rows", "%"});
+  for (const auto& l : coverage)
+    cover.add_row({l.table, to_string(l.mode), l.mode == Mode::calibrated ? "held-out" : "all", std::to_string(l.inside) + "/" + std::to_string(l.rows),
+               fmt("%.1f", 100 * l.share())});
+  cover.write(out);
+  const auto networks = network_comparison(v);
+  if (networks.empty()) return;
+  out << "\nheld-out rows per network, like with like:\n";
+  TextTable n({"table", "network", "rows", "zero-shot", "calibrated", "calibration"}, {"", "", "", "MAPE %", "MAPE %", ""});
+  for (const auto& c : networks)
+    n.add_row({c.table, c.network, std::to_string(c.rows), fmt("%.1f", c.zero_shot_mape), fmt("%.1f", c.calibrated_mape),
+               c.calibrated_mape > c.zero_shot_mape + 1e-9 ? "WORSE" : "better or equal"});
+  n.write(out);
+}
+
+std::vector<NetworkComparison> network_comparison(const ValidationResult& v) {
+  std::vector<NetworkComparison> out;
+  if (!v.ran(Mode::zero_shot) || !v.ran(Mode::calibrated)) return out;
+  const auto held_out = v.evaluated_rows(Mode::calibrated, true);
+  for (const auto& [table, network] : networks(v.rows)) {
+    std::vector<std::size_t> rows;
+    for (std::size_t i : held_out)
+      if (v.rows[i].table == table && v.rows[i].network == network) rows.push_back(i);
+    if (rows.empty()) continue;
+    out.push_back({table, network, static_cast<int>(rows.size()), summarize(v.points(Mode::zero_shot, rows)).mape,
+                   summarize(v.points(Mode::calibrated, rows)).mape});
+  }
+  return out;
 }
 
 void write_rows_csv(std::ostream& out, const ValidationResult& v) {

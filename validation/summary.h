@@ -30,6 +30,14 @@ const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::s
 std::string subset_name(const SummaryLine& line);  // "all" or "held-out"
 
 // format: "table" or "csv"; throws std::invalid_argument otherwise.
+// Held-out rows of each (table, network): their MAPE zero-shot and calibrated, like with like.
+struct NetworkComparison {
+  std::string table, network;
+  int rows = 0;
+  double zero_shot_mape = 0, calibrated_mape = 0;
+};
+std::vector<NetworkComparison> network_comparison(const ValidationResult& v);
+
 void write_summary(std::ostream& out, const ValidationResult& v, const std::string& format);
 // One line per (row, mode run): measured and predicted samples/s, signed error, role, reason.
 void write_rows_csv(std::ostream& out, const ValidationResult& v);

@@ -4,7 +4,8 @@
 
 #include <filesystem>
 
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 
 namespace scalecast::validation {
 

@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,9 +27,12 @@ using testing::fresh_dir;
 using testing::read_text;
 using testing::write_schedule;
 
-// Processes descending from `root`, read from /proc (pid -> parent pid).
+// Processes descending from `root`, read from /proc (pid -> parent pid). Only processes that were
+// forked count (exit signal SIGCHLD): LeakSanitizer's tracer, a clone sharing its parent's memory
+// with no exit signal, is a helper task of a process, not a process started by it.
 std::set<pid_t> descendants(pid_t root) {
   std::map<pid_t, pid_t> parent;
+  std::set<pid_t> forked;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -36,18 +41,24 @@ std::set<pid_t> descendants(pid_t root) {
     if (!std::getline(stat, line)) continue;
     const auto close = line.rfind(')');  // the command name may hold spaces
     if (close == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || state == 'Z') continue;
-    parent[std::stoi(name)] = ppid;
+    std::istringstream fields(line.substr(close + 1));
+    std::vector<std::string> field{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    // field[0] is stat's 3rd field (state), field[1] the parent, field[35] the 38th (exit signal)
+    if (field.size() < 36 || field[0] == "Z") continue;
+    const pid_t pid = std::stoi(name);
+    parent[pid] = std::stoi(field[1]);
+    if (std::stoi(field[35]) == SIGCHLD) forked.insert(pid);
   }
-  std::set<pid_t> out;
+  std::set<pid_t> below;
   bool grew = true;
   while (grew) {
     grew = false;
     for (const auto& [pid, ppid] : parent)
-      if ((ppid == root || out.count(ppid)) && out.insert(pid).second) grew = true;
+      if ((ppid == root || below.count(ppid)) && below.insert(pid).second) grew = true;
   }
+  std::set<pid_t> out;
+  for (const pid_t pid : below)
+    if (forked.count(pid)) out.insert(pid);
   return out;
 }
 

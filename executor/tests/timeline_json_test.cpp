@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/timeline_json.h"
 
 namespace scalecast {
@@ -32,6 +33,7 @@ Schedule two_iterations() {
     a.name = "allreduce #0";
     a.iteration = it;
     a.bytes = 4096;
+    a.algorithm = &collectives::allreduce_algorithm("ring");
     a.deps = {c.id};
     s.tasks.push_back(a);
   }
@@ -89,14 +91,18 @@ TEST(TimelineJson, RefusesCorruptFiles) {
     t.replace(t.find(from), from.size(), to);
     return t;
   };
-  expect_refused("{", "not valid JSON");
+  expect_refused("{", "expected valid JSON");
   expect_refused(replaced("\"scalecast-timeline\"", "\"scalecast-schedule\""), "format");
   expect_refused(replaced("\"version\": " + std::to_string(kTimelineFormatVersion), "\"version\": 99"), "version");
-  expect_refused(replaced("\"task\": 1", "\"task\": 9"), "events[0].task");
-  expect_refused(replaced("\"end_s\": 1", "\"end_s\": -1"), "ends before it starts");
-  expect_refused(replaced("\"op\": \"allreduce\"", "\"op\": \"gather\""), "tasks[1].op");
-  expect_refused(replaced("\"id\": 1", "\"id\": 7"), "tasks[1].id");
-  expect_refused(replaced("\"commits\": [\n  1\n ]", "\"commits\": [0]"), "commits");
+  expect_refused(replaced("\"task\": 1", "\"task\": 9"), "/events/0/task: expected an integer in [0, 3], got '9'");
+  expect_refused(replaced("\"end_s\": 1", "\"end_s\": -1"), "/events/0/end_s: expected an end no earlier than start_s");
+  expect_refused(replaced("\"op\": \"allreduce\"", "\"op\": \"gather\""), "/tasks/1/op: expected an operation");
+  expect_refused(replaced("\"id\": 1", "\"id\": 7"), "/tasks/1/id: expected 1");
+  expect_refused(replaced("\"commits\": [\n  1\n ]", "\"commits\": [0]"), "/commits/0: expected a communication task");
+  expect_refused(replaced("\"iterations\": 2", "\"iterations\": 2000000000"), "/iterations: expected an integer in [1, 100000]");
+  expect_refused(replaced("\"iterations\": 2", "\"iterations\": 3"), "/iterations: expected as many iterations as the tasks have");
+  expect_refused(replaced("\"start_s\": 0", "\"start_s\": 1e999"), "expected valid JSON, got number overflow");
+  expect_refused("[1, 2]", "top level: expected an object with the key format, got an array");
   EXPECT_THROW(read_timeline_json(::testing::TempDir() + "missing.json"), TimelineError);
 }
 

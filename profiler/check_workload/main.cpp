@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "profiler/atomic_file.h"
 #include "profiler/check_workload/network.h"
 #include "profiler/profile_csv.h"
+#include "sim/output_files.h"
 
 namespace {
 
@@ -169,7 +169,7 @@ int run(const Options& o) {
     cudaEventDestroy(pair.start);
     cudaEventDestroy(pair.end);
   }
-  scalecast::profiler::write_file_atomically(
+  scalecast::write_file_atomically(
       o.out, [&](std::ostream& out) { scalecast::profiler::write_profile_csv(out, truth); });
   std::printf("check workload: %d iterations, step %.3f ms, truth written to %s\n", o.iterations,
               truth.step_s * 1e3, o.out.c_str());

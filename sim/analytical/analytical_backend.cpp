@@ -7,6 +7,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <queue>
@@ -26,11 +27,15 @@ namespace {
 class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
-      : path_(ps_path(s, l)), capacities_(ps_capacities(l)),
-        links_(make_links(capacities_, std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus())))) {}
+      : links_info_(l), path_(ps_path(s, l)), capacities_(ps_capacities(l)),
+        servers_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))),
+        links_(make_links(capacities_, servers_)) {}
 
   // Starts the network part of a push or pull as a fluid flow.
   void start(const Task& t) {
+    if (t.server < 0 || t.server >= servers_)
+      throw std::out_of_range("analytical backend: task " + std::to_string(t.id) + " names parameter server " +
+                              std::to_string(t.server) + " of " + std::to_string(servers_));
     const bool push = t.op == CommOp::push;
     std::vector<FairShareLinks::Use> uses;
     if (path_.fabric_weight > 0) uses.push_back({push ? 1 : 0, path_.fabric_weight});
@@ -39,8 +44,11 @@ class PsNetwork {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
       uses.push_back({server_link, path_.server_weight});
     }
-    // A transfer between a node and a server is capped as one transfer is (streams, staging).
-    links_.add(t.id, t.bytes, std::move(uses), capacities_.transfer_cap);
+    // A transfer between a node and a server is capped as one transfer is (streams, staging),
+    // and by the share of the NIC's rate a transfer of its size reaches.
+    double cap = capacities_.transfer_cap;
+    if (!links_info_.size_curve.empty()) cap = std::min(cap, links_info_.nic_payload * links_info_.size_curve.at(t.bytes));
+    links_.add(t.id, t.bytes, std::move(uses), cap);
   }
 
   FairShareLinks& links() { return links_; }
@@ -56,8 +64,10 @@ class PsNetwork {
     return FairShareLinks(caps);
   }
 
+  const LinkCapacities& links_info_;
   PsPath path_;
   PsCapacities capacities_;
+  int servers_;
   FairShareLinks links_;
 };
 
@@ -75,9 +85,17 @@ class Simulation {
     constexpr double kNever = std::numeric_limits<double>::infinity();
     while (!events_.empty() || ps_.links().active()) {
       const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
+      const double before = now_;
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      for (int id : ps_.links().advance(now_)) next_part(id);
+      const std::vector<int> completed = ps_.links().advance(now_);
+      for (int id : completed) {
+        network_done(id);
+        next_part(id);
+      }
+      // Time moves on, or something happens at this instant: otherwise the loop would spin.
+      if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_))
+        throw std::logic_error("analytical backend: time stopped advancing at " + std::to_string(now_) + " s");
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
         const auto [time, kind, id] = events_.top();
@@ -110,6 +128,10 @@ class Simulation {
  private:
   // At one instant: readiness first, then transfers moving on, then ends.
   enum Kind { kReady = 0, kNextPart = 1, kStageDone = 2, kFinish = 3 };
+  struct Connection {
+    std::deque<int> waiting;
+    bool busy = false;
+  };
 
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {
@@ -152,11 +174,37 @@ class Simulation {
         stream_queue_.push_back(id);
         start_stream();
         break;
-      case Part::network: ps_.start(t); break;
+      case Part::network: start_network(t); break;
       case Part::latency: events_.push({now_ + ps_.path().latency_s, kNextPart, id}); break;
       case Part::done: events_.push({now_, kFinish, id}); break;
       case Part::overhead: break;
     }
+  }
+
+  // In-order connections carry one transfer at a time per server and direction, in arrival
+  // order (every node's connection alike); shared ones start each at once.
+  void start_network(const Task& t) {
+    if (!s_.cluster.net.in_order_connections) {
+      ps_.start(t);
+      return;
+    }
+    Connection& c = connections_[{t.server, t.op == CommOp::push}];
+    c.waiting.push_back(t.id);
+    if (!c.busy) next_on_connection(c);
+  }
+
+  void next_on_connection(Connection& c) {
+    c.busy = !c.waiting.empty();
+    if (!c.busy) return;
+    ps_.start(s_.tasks[c.waiting.front()]);
+    c.waiting.pop_front();
+  }
+
+  // The transfer's network part ended: its connection may carry the next one.
+  void network_done(int id) {
+    if (!s_.cluster.net.in_order_connections) return;
+    const Task& t = s_.tasks[id];
+    next_on_connection(connections_[{t.server, t.op == CommOp::push}]);
   }
 
   // The node's NCCL stream runs one stage at a time, first come first served.
@@ -176,6 +224,7 @@ class Simulation {
   PsNetwork ps_;
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
+  std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
   // (time, kind, task), earliest first
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
                       std::greater<>>
@@ -187,6 +236,16 @@ class Simulation {
 
 Timeline AnalyticalBackend::run(const Schedule& schedule) const {
   return Simulation(schedule).run();
+}
+
+RunCost AnalyticalBackend::cost(const Schedule& s) const {
+  constexpr double kEventsPerTask = 4, kBytesPerTask = 64;
+  const double links = 4 + 2.0 * s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus());
+  double flows = 0;
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull)) ++flows;
+  const auto tasks = static_cast<double>(s.tasks.size());
+  return {kEventsPerTask * tasks + 2 * flows * links, kBytesPerTask * tasks + 16 * links};
 }
 
 }  // namespace scalecast

@@ -54,9 +54,11 @@ std::vector<int> FairShareLinks::advance(double now) {
   for (Path& p : paths_) {
     if (p.finishing.empty()) continue;
     p.work += p.rate * dt;
-    // A flow within a nanosecond of its end (rounding of the times) is complete.
+    // A flow within a nanosecond of its end (rounding of the times) is complete, and so is one
+    // whose end is closer than the clock can tell apart from now (times of 1e9 s and more).
     const double slack = 1e-9 * std::max(1.0, p.rate);
-    while (!p.finishing.empty() && p.finishing.top().first - p.work <= slack) {
+    auto ends_now = [&](double left) { return left <= slack || now_ + left / p.rate <= now_; };
+    while (!p.finishing.empty() && ends_now(p.finishing.top().first - p.work)) {
       done.push_back(p.finishing.top().second);
       p.finishing.pop();
       --active_;

@@ -19,6 +19,9 @@ struct AllreduceAlgorithm {
   double (*cost_s)(const LinkCapacities& links, double bytes);
   // Its transfers, step by step; ranks numbered node by node.
   Expansion (*expand)(int nodes, int gpus_per_node, double bytes);
+  // How many transfers expand() makes, without making them (the size of a replay, estimated
+  // before it runs).
+  double (*transfers)(int nodes, int gpus_per_node, double bytes);
   // Shifting every rank by a whole number of nodes maps each step onto itself, so the SimGrid
   // backend may replay one block of nodes with ghost flows into it (exact).
   bool node_symmetric;

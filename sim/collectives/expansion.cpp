@@ -3,6 +3,7 @@
 #include "sim/collectives/expansion.h"
 
 #include <stdexcept>
+#include <string>
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/node_ring.h"
@@ -11,6 +12,9 @@
 namespace scalecast::collectives {
 
 int server_endpoint(const Schedule& s, int server) {
+  if (server < 0 || server >= s.cluster.ps.count(s.cluster.nodes, s.gpus()))
+    throw std::out_of_range("parameter server " + std::to_string(server) + " of a schedule with " +
+                            std::to_string(s.cluster.ps.count(s.cluster.nodes, s.gpus())) + " servers");
   if (s.cluster.ps.placement == Placement::colocated) return (server % s.cluster.nodes) * s.cluster.gpus_per_node;
   return s.gpus() + server;
 }
@@ -68,6 +72,28 @@ Expansion expand(const Schedule& s, const Task& t) {
     case CommOp::broadcast: return root(s, t);
   }
   return {};
+}
+
+double transfer_count(const Schedule& s, const Task& t) {
+  const Cluster& c = s.cluster;
+  const double p = c.gpus(), g = c.gpus_per_node, nodes = c.nodes;
+  switch (t.op) {
+    case CommOp::allreduce:
+      if (!t.algorithm) throw std::invalid_argument("transfer_count: '" + t.name + "' has no all-reduce algorithm");
+      return t.algorithm->transfers(c.nodes, c.gpus_per_node, t.bytes);
+    case CommOp::push:
+    case CommOp::pull: {
+      // Every GPU, or each node's first with a node-local reduce, talks to the server, unless it
+      // hosts the server (colocated, on a node's first GPU); a single node never does.
+      const bool local = s.strategy.node_local_reduce;
+      if (local && c.nodes == 1) return (g - 1) * p;
+      const double hosted = c.ps.placement == Placement::colocated ? 1 : 0;
+      return (local ? nodes : p) - hosted + (local ? (g - 1) * p : 0);
+    }
+    case CommOp::reduce:
+    case CommOp::broadcast: return (p - 1) * chain_chunks(t.bytes);
+  }
+  return 0;
 }
 
 }  // namespace scalecast::collectives

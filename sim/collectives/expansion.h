@@ -14,6 +14,8 @@ int node_of(const Cluster& cluster, int endpoint);  // node of a GPU rank; -1 fo
 
 // Throws std::invalid_argument for compute tasks and for an all-reduce without an algorithm.
 Expansion expand(const Schedule& schedule, const Task& task);
+// expand(schedule, task).transfer_count(), worked out without expanding.
+double transfer_count(const Schedule& schedule, const Task& task);
 
 // A push or pull in its parts. With a node-local reduce (BytePS) a push first reduce-scatters
 // the partition inside every node and a pull all-gathers it after the network (node_ring.h):

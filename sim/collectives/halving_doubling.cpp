@@ -1,6 +1,7 @@
 // Recursive halving-doubling all-reduce (Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp,
 // IJHPCA 19(1), 2005): reduce-scatter by recursive halving, all-gather by recursive doubling.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "sim/collectives/allreduce_algorithm.h"
@@ -22,19 +23,18 @@ double cost(const LinkCapacities& l, double bytes) {
   if (p <= 1) return 0;
   const int g = l.gpus_per_node;
   const LinkClass f = l.fabric_link();
-  const LinkClass net{l.network_latency_s, l.spine_share()};
   const int pow2 = largest_power_of_two(p);
   double total = 0;
   double chunk = bytes;
   for (int distance = pow2 / 2; distance >= 1; distance /= 2) {
     chunk /= 2;
     const bool crosses = distance >= g;
-    const double step = crosses ? net.latency_s + std::min(g, distance) * chunk / net.bandwidth
+    const double step = crosses ? l.network_latency_s + std::min(g, distance) * chunk / l.spine_share(chunk)
                                 : f.latency_s + chunk / f.bandwidth;
     total += 2 * step;  // the same exchange again, mirrored, in the all-gather
   }
   if (pow2 != p) {
-    const LinkClass fold = l.nodes > 1 ? net : f;
+    const LinkClass fold = l.nodes > 1 ? LinkClass{l.network_latency_s, l.spine_share(bytes)} : f;
     total += 2 * (fold.latency_s + bytes / fold.bandwidth);
   }
   return total;
@@ -66,10 +66,17 @@ Expansion expand(int nodes, int gpus_per_node, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int gpus_per_node, double) {
+  const int p = nodes * gpus_per_node;
+  if (p <= 1) return 0;
+  const int pow2 = largest_power_of_two(p);
+  return 2.0 * (p - pow2) + 2.0 * pow2 * std::log2(pow2);
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kHalvingDoublingAllreduce = {
     "halving-doubling",
-    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, false};
+    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, transfers, false};
 
 }  // namespace scalecast::collectives

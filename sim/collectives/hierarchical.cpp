@@ -15,7 +15,7 @@ double ring_s(int p, double bytes, const LinkClass& link) {
 double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int g = l.gpus_per_node, n = l.nodes;
-  const LinkClass per_ring{l.network_latency_s, l.spine_share() / g};
+  const LinkClass per_ring{l.network_latency_s, l.spine_share(bytes / g / n) / g};
   return 2 * node_ring_s(l, bytes) + ring_s(n, bytes / g, per_ring);
 }
 
@@ -35,10 +35,14 @@ Expansion expand(int nodes, int g, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int g, double) {
+  return 2.0 * nodes * g * (nodes + g - 2);
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kHierarchicalAllreduce = {
     "hierarchical", "intra-node reduce-scatter, inter-node ring per local index, intra-node all-gather (2D ring)",
-    cost, expand, true};
+    cost, expand, transfers, true};
 
 }  // namespace scalecast::collectives

@@ -9,7 +9,7 @@ namespace scalecast::collectives {
 int chain_chunks(double bytes) {
   constexpr double kChunkBytes = 512 * 1024.0;
   constexpr int kMaxChunks = 64;
-  return std::clamp(static_cast<int>(std::ceil(bytes / kChunkBytes)), 1, kMaxChunks);
+  return static_cast<int>(std::clamp(std::ceil(bytes / kChunkBytes), 1.0, double{kMaxChunks}));
 }
 
 double pipelined_chain_s(const LinkCapacities& l, double bytes) {
@@ -20,7 +20,7 @@ double pipelined_chain_s(const LinkCapacities& l, double bytes) {
   double sum = 0, slowest = 0;
   for (int hop = 0; hop < p - 1; ++hop) {
     // Hop from rank hop to rank hop + 1: across nodes where rank hop + 1 starts a node.
-    const LinkClass link = (hop + 1) % l.gpus_per_node == 0 ? l.network_link() : l.fabric_link();
+    const LinkClass link = (hop + 1) % l.gpus_per_node == 0 ? l.network_link(chunk) : l.fabric_link();
     const double t = link.latency_s + chunk / link.bandwidth;
     sum += t;
     slowest = std::max(slowest, t);

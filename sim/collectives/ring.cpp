@@ -16,7 +16,7 @@ double cost(const LinkCapacities& l, double bytes) {
   if (p <= 1) return 0;
   const LinkClass f = l.fabric_link();
   if (n <= 1) return 2.0 * (p - 1) * (f.latency_s + bytes / (p * f.bandwidth));
-  const double bandwidth = std::min(l.spine_share(), f.bandwidth);
+  const double bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
   const double latency = 2.0 * (n - 1) * l.network_latency_s + 2.0 * (p - n) * f.latency_s;
   return latency + 2.0 * (p - 1) * bytes / (p * bandwidth);
 }
@@ -32,10 +32,15 @@ Expansion expand(int nodes, int gpus_per_node, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int gpus_per_node, double) {
+  const double p = static_cast<double>(nodes) * gpus_per_node;
+  return p <= 1 ? 0 : 2 * (p - 1) * p;
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kRingAllreduce = {
     "ring", "flat ring over all GPUs: 2(p-1) steps of bytes/p (NCCL's ring; Patarasuk and Yuan 2009)", cost, expand,
-    true};
+    transfers, true};
 
 }  // namespace scalecast::collectives

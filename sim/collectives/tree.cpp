@@ -22,7 +22,7 @@ double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int n = l.nodes, g = l.gpus_per_node;
   const LinkClass f = l.fabric_link();
-  const double bus = n > 1 ? std::min(l.spine_share(), f.bandwidth) : f.bandwidth;
+  const double bus = n > 1 ? std::min(l.spine_share(bytes / chain_chunks(bytes)), f.bandwidth) : f.bandwidth;
   return 2 * ((g - 1) * f.latency_s + ceil_log2(n) * l.network_latency_s) + bytes / (0.5 * 0.9 * bus);
 }
 
@@ -76,10 +76,14 @@ Expansion expand(int nodes, int g, double bytes) {
   return e;
 }
 
+double transfers(int nodes, int g, double bytes) {
+  return chain_chunks(bytes) * (2.0 * (g - 1) * nodes + 4.0 * (nodes - 1));
+}
+
 }  // namespace
 
 extern const AllreduceAlgorithm kTreeAllreduce = {
     "tree", "NCCL's double binary tree over nodes, chains inside nodes, pipelined in chunks (Sanders et al. 2009)",
-    cost, expand, false};
+    cost, expand, transfers, false};
 
 }  // namespace scalecast::collectives

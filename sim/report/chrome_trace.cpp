@@ -6,6 +6,7 @@
 #include <map>
 
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/json_text.h"
 
 namespace scalecast {
 namespace {
@@ -71,7 +72,7 @@ ordered_json chrome_trace(const Schedule& s, const Timeline& tl, const TraceOpti
 
 void write_chrome_trace(std::ostream& out, const Schedule& s, const Timeline& tl,
                         const TraceOptions& options) {
-  out << chrome_trace(s, tl, options).dump() << '\n';
+  out << json_text(chrome_trace(s, tl, options)) << "\n";
 }
 
 }  // namespace scalecast

@@ -5,31 +5,58 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "sim/json_text.h"
+#include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 
 namespace scalecast {
 
+namespace {
+
+bool with_interval(const std::vector<PredictionRow>& rows) { return !rows.empty() && rows[0].interval_pct > 0; }
+
+}  // namespace
+
 void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
   const std::string unit = rows.empty() ? "samples" : rows[0].sample_unit;
-  TextTable t({"method", "gpus", "nodes", "iteration", "throughput", "speedup", "efficiency",
-               "compute", "exposed_comm", "backend"},
-              {"", "", "", "s", unit + "/s", "x", "%", "s", "s", ""});
-  for (const auto& r : rows)
-    t.add_row({r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt("%.4f", r.iteration_s),
-               fmt("%.1f", r.throughput), fmt("%.2f", r.speedup), fmt("%.1f", 100 * r.efficiency),
-               fmt("%.4f", r.compute_s), fmt("%.4f", r.exposed_comm_s), r.backend});
+  const bool interval = with_interval(rows);
+  std::vector<std::string> header = {"method", "gpus", "nodes", "iteration"}, units = {"", "", "", "s"};
+  if (interval) {
+    const std::string level = fmt("%g", rows[0].interval_pct) + "%";
+    header.insert(header.end(), {level + " low", level + " high"});
+    units.insert(units.end(), {"s", "s"});
+  }
+  header.insert(header.end(), {"throughput", "speedup", "efficiency", "compute", "exposed_comm", "backend"});
+  units.insert(units.end(), {unit + "/s", "x", "%", "s", "s", ""});
+  TextTable t(header, units);
+  for (const auto& r : rows) {
+    std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt("%.4f", r.iteration_s)};
+    if (interval) cells.insert(cells.end(), {fmt("%.4f", r.iteration_low_s), fmt("%.4f", r.iteration_high_s)});
+    cells.insert(cells.end(), {fmt("%.1f", r.throughput), fmt("%.2f", r.speedup), fmt("%.1f", 100 * r.efficiency),
+                               fmt("%.4f", r.compute_s), fmt("%.4f", r.exposed_comm_s), r.backend});
+    t.add_row(cells);
+  }
   t.write(out);
 }
 
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
-         "efficiency,compute_s,exposed_comm_s,backend,sample_unit\n";
-  for (const auto& r : rows)
-    out << r.scenario << ',' << r.model << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
+         "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides";
+  const bool interval = with_interval(rows);
+  if (interval) out << ",interval_pct,iteration_low_s,iteration_high_s,throughput_low,throughput_high";
+  out << '\n';
+  for (const auto& r : rows) {
+    out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
         << r.batch_per_gpu << ',' << fmt("%.6f", r.iteration_s) << ',' << fmt("%.3f", r.throughput)
         << ',' << fmt("%.4f", r.speedup) << ',' << fmt("%.4f", r.efficiency) << ','
         << fmt("%.6f", r.compute_s) << ',' << fmt("%.6f", r.exposed_comm_s) << ',' << r.backend
-        << ',' << r.sample_unit << '\n';
+        << ',' << csv_field(r.sample_unit) << ',' << csv_field(r.overrides);
+    if (interval)
+      out << ',' << fmt("%g", r.interval_pct) << ',' << fmt("%.6f", r.iteration_low_s) << ','
+          << fmt("%.6f", r.iteration_high_s) << ',' << fmt("%.3f", r.throughput_low()) << ','
+          << fmt("%.3f", r.throughput_high());
+    out << '\n';
+  }
 }
 
 namespace {
@@ -66,8 +93,16 @@ void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
                  {"compute_s", r.compute_s},
                  {"exposed_comm_s", r.exposed_comm_s},
                  {"backend", r.backend},
+                 {"overrides", r.overrides},
                  {"memory", memory_json(r.memory)}});
-  out << j.dump(2) << '\n';
+  if (with_interval(rows))
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      j[i]["interval"] = {{"level_pct", rows[i].interval_pct},
+                          {"iteration_low_s", rows[i].iteration_low_s},
+                          {"iteration_high_s", rows[i].iteration_high_s},
+                          {"throughput_low", rows[i].throughput_low()},
+                          {"throughput_high", rows[i].throughput_high()}};
+  out << json_text(j, 2) << "\n";
 }
 
 void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format) {

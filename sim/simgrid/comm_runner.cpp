@@ -44,7 +44,15 @@ void CommRunner::run(const Task& task) {
     // nodes, which run alike), its network part shares the links with every other transfer.
     const collectives::TransferStages st = collectives::transfer_stages(s_, task);
     if (!st.before.steps.empty()) on_stream(task, st.before);
-    run_part(task, st.network);
+    if (s_.cluster.net.in_order_connections && !st.network.steps.empty()) {
+      // One connection per worker and server and direction: a transfer waits for the one before.
+      auto& connection = connections_[{task.server, task.op == CommOp::push}];
+      if (!connection) connection = sg4::Mutex::create();
+      std::unique_lock lock(*connection);
+      run_part(task, st.network);
+    } else {
+      run_part(task, st.network);
+    }
     if (!st.after.steps.empty()) on_stream(task, st.after);
     return;
   }

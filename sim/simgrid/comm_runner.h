@@ -60,6 +60,8 @@ class CommRunner {
   CommOptions o_;
   CommStats stats_;
   simgrid::s4u::MutexPtr stream_;  // the node's NCCL stream (every node's, as they run alike)
+  // In-order connections, per (server, push): every node's connection to that server alike.
+  std::map<std::pair<int, bool>, simgrid::s4u::MutexPtr> connections_;
   std::map<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>, Memo> memo_;
 };
 

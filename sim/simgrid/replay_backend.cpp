@@ -6,6 +6,12 @@
 
 #include <simgrid/s4u/Engine.hpp>
 
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "sim/collectives/expansion.h"
+#include "sim/json_text.h"
 #include "sim/simgrid/isolated_run.h"
 #include "sim/simgrid/platform_builder.h"
 #include "sim/simgrid/transport_model.h"
@@ -20,14 +26,13 @@ std::string to_wire(const ReplayResult& r) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   for (const TimelineEvent& e : r.timeline.events) events.push_back(event_to_json(e));
   const auto& st = r.stats;
-  return nlohmann::ordered_json{
+  return json_text(nlohmann::ordered_json{
       {"backend", r.timeline.backend},
       {"events", events},
       {"notes", r.timeline.notes},
       {"commits", r.timeline.commits},
       {"stats",
-       {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}}
-      .dump();
+       {st.wall_s, st.peak_rss_mb, st.transfers_expanded, st.transfers_simulated, st.reduced}}});
 }
 
 ReplayResult from_wire(const std::string& text, int tasks) {
@@ -35,7 +40,7 @@ ReplayResult from_wire(const std::string& text, int tasks) {
   ReplayResult r;
   r.timeline.backend = j.at("backend").get<std::string>();
   for (const auto& e : j.at("events"))
-    r.timeline.events.push_back(event_from_json(e, tasks, "simgrid replay", "event"));
+    r.timeline.events.push_back(event_from_json(e, tasks, "simgrid replay"));
   r.timeline.notes = j.at("notes").get<std::vector<std::string>>();
   r.timeline.commits = j.at("commits").get<std::vector<int>>();
   const auto& st = j.at("stats");
@@ -56,6 +61,22 @@ ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
                 static_cast<int>(schedule.tasks.size()));
   r.timeline.backend = name_;
   return r;
+}
+
+RunCost SimgridBackend::cost(const Schedule& s) const {
+  constexpr double kBytesPerFlow = 1024, kBytesPerHost = 4096;
+  bool alone = true;
+  for (const Task& t : s.tasks) alone = alone && !(t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull));
+  std::set<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>> simulated;
+  double flows = 0, largest = 0;
+  for (const Task& t : s.tasks) {
+    if (t.kind != TaskKind::comm || (alone && !simulated.insert({t.op, t.algorithm, t.bytes}).second)) continue;
+    const double n = collectives::transfer_count(s, t);
+    flows += n;
+    largest = std::max(largest, n);
+  }
+  const double hosts = s.gpus() + s.cluster.ps.count(s.cluster.nodes, s.gpus());
+  return {static_cast<double>(s.tasks.size()) + flows, kBytesPerFlow * largest + kBytesPerHost * hosts};
 }
 
 nlohmann::json simgrid_platform(const Cluster& cluster, int servers) {

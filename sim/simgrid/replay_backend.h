@@ -21,6 +21,9 @@ class SimgridBackend : public Backend {
   Timeline run(const Schedule& schedule) const override {
     return run_with_stats(schedule).timeline;
   }
+  // Every expanded transfer is a flow (collectives that run alone: each distinct one once), on a
+  // platform of a host per GPU and server.
+  RunCost cost(const Schedule& schedule) const override;
   // The timeline and what the replay cost (wall time, peak memory, transfers simulated).
   simgrid_backend::ReplayResult run_with_stats(const Schedule& schedule) const;
 

@@ -14,11 +14,11 @@
 //   SimGrid's per-flow bandwidth factor, because a flow's factor would also derate the other
 //   links of its route (a route whose bottleneck is PCIe would lose 5% it does not lose) and
 //   would not derate a shared NIC for flows whose own bottleneck lies elsewhere.
-// - No size-dependent factor: the alpha-beta split (latency + bytes / bandwidth) already makes
-//   the rate a message reaches, bytes / (alpha + bytes / beta), rise with its size, and
-//   calibration fits alpha and beta with that same formula; SMPI-style piecewise factors need
-//   constants calibration does not have. TCP slow start is not modelled: NCCL, Gloo and BytePS
-//   keep their connections open, so the congestion window stays open between messages.
+// - Size: the alpha-beta split (latency + bytes / bandwidth) already makes the rate a message
+//   reaches rise with its size; where a transport falls short of that in the middle sizes (TCP
+//   windows after idle, protocol switches), TransportParams::size_curve scales the rate of a
+//   transfer between nodes by its size, as SMPI's bandwidth factors do, through the bandwidth
+//   factor callback; calibration fits it from a sweep, and its default is flat.
 // - Latency: a transfer between nodes pays TransportParams::latency_s, the calibrated one-way
 //   GPU-to-GPU latency, whatever links it crosses; inside a node, Fabric::latency_s per hop. CM02
 //   weighs each flow's share of a link by the inverse of its route latency (RTT unfairness); so
@@ -78,6 +78,16 @@ void TransportModel::install_latency_factor(const Platform& platform) const {
       crosses = crosses || p->nic_links.count(l) > 0;
     }
     return nominal > 0 ? (crosses ? network : fabric) / nominal : 1.0;
+  });
+  // A transfer between nodes reaches the share of the rates its size allows (the size curve, as
+  // SMPI's calibrated bandwidth factors do); transfers inside a node are not affected.
+  if (links_.size_curve.empty()) return;
+  const SizeCurve curve = links_.size_curve;
+  model->set_bw_factor_cb([p, curve](double size, const sg4::Host*, const sg4::Host*,
+                                     const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
+    for (const auto* l : links)
+      if (p->nic_links.count(l) > 0) return curve.at(size);
+    return 1.0;
   });
 }
 

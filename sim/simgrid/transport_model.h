@@ -29,6 +29,7 @@ class TransportModel {
   double route_latency(bool network) const {
     return network ? links_.network_latency_s : links_.fabric_latency_s;
   }
+  // Route latencies and the size curve's bandwidth factors, as SimGrid network model callbacks.
   void install_latency_factor(const Platform& platform) const;
   // One line per modelling choice, for Timeline::notes.
   std::vector<std::string> describe() const;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -130,8 +131,10 @@ std::string save_case(const GeneratedCase& c, const std::string& name) {
 }
 
 int case_count(int default_count) {
-  const char* v = std::getenv("SCALECAST_INVARIANT_CASES");
-  return v ? std::max(1, std::atoi(v)) : default_count;
+  if (const char* v = std::getenv("SCALECAST_INVARIANT_CASES")) return std::max(1, std::atoi(v));
+  if (const char* v = std::getenv("SCALECAST_INVARIANT_SHARE"))
+    return std::max(1, static_cast<int>(std::lround(default_count * std::clamp(std::atof(v), 0.0, 1.0))));
+  return default_count;
 }
 
 std::uint64_t seed() {

@@ -33,7 +33,8 @@ std::vector<std::string> violations(const PredictionRun& run, const Workload& wo
 // Writes the case as a scenario file under the test's temporary folder; returns its path.
 std::string save_case(const GeneratedCase& c, const std::string& name);
 
-// Cases to run and the seed, from SCALECAST_INVARIANT_CASES / SCALECAST_INVARIANT_SEED.
+// Cases to run: SCALECAST_INVARIANT_CASES, or that share (0-1) of the default count from
+// SCALECAST_INVARIANT_SHARE (the sanitizer build runs fewer); the seed: SCALECAST_INVARIANT_SEED.
 int case_count(int default_count);
 std::uint64_t seed();
 

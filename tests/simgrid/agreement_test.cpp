@@ -79,6 +79,19 @@ TEST(SimgridAgreement, ParameterServerIncastGrowsWithWorkersAlike) {
   for (size_t i = 2; i < sg.size(); ++i) EXPECT_NEAR(sg[i] / sg[i - 1], 2, 0.05);
 }
 
+// A size curve slows every transfer between nodes by its own size in both backends alike: a
+// ring's 1 MB steps at half the rate on a uniform ring.
+TEST(SimgridAgreement, SizeCurveSlowsNetworkStepsAlike) {
+  Cluster c = cluster(8, 1, 10, Transport::tcp);
+  c.net.size_curve = SizeCurve({{1e6, 0.5}, {1e8, 1.0}});
+  for (double bytes : {8e6, 64e3, 800e6}) {
+    const Schedule s = collective(c, bytes);
+    const double a = analytical_s(s), g = simgrid_s(s);
+    std::printf("size curve, %.0f B: analytical %.6f s, simgrid %.6f s\n", bytes, a, g);
+    EXPECT_NEAR(g / a, 1, 0.001) << bytes;
+  }
+}
+
 // Two partitions in flight from one GPU (PCIe gen4) to two servers over a 100 Gb NIC. RDMA: one
 // transfer fills the NIC, so two share it and take twice as long. TCP: one transfer is held to
 // streams x stream bandwidth (2 x 25 Gb/s) and cannot fill the NIC, two can, so they end almost

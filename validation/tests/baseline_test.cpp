@@ -6,7 +6,8 @@
 
 #include <sstream>
 
-#include "validation/csv.h"
+#include "sim/csv.h"
+#include "validation/data_error.h"
 #include "validation/summary.h"
 
 namespace scalecast::validation {

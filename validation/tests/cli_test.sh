@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of `scalecast validate` and `scalecast calibrate`: outputs, the report folder,
-# the regression gate's exit code, exit 2 on bad input, and a calibrated block pasted into a scenario.
+# the regression gate's exit code, exit 2 on bad input, and a calibrated cluster file that predicts.
 set -u
 bin=$1
 src=$2
@@ -46,14 +46,25 @@ check "gate passes" 0 "ok$" -- "$bin" validate --mode zero-shot --check "$tmp/lo
 check "gate without figures" 2 "expected figures for backend" -- \
   "$bin" validate --mode calibrated --check "$tmp/loose.csv"
 
-check "calibrate unknown network" 2 "no rows for table" -- "$bin" calibrate --table "$ddl" --network 1GbE
-check "calibrate without bsp rows" 2 "nothing to fit" -- "$bin" calibrate --table distml-2021 --network lm6
-check "calibrate writes yaml" 0 "^cluster:" -- \
-  bash -c "'$bin' calibrate --table $ddl --network 10GbE-TCP -o '$tmp/c.yaml' 2>/dev/null && cat '$tmp/c.yaml'"
-# Paste the fitted block over the scenario's cluster section and predict with it.
-scen=scenarios/ddl-resnet50-10gbe.yaml
-{ sed '/^cluster:/,$d' "$scen"; cat "$tmp/c.yaml"; sed -n '/^methods:/,$p' "$scen"; } >"$tmp/pasted.yaml"
-check "pasted cluster predicts" 0 "bsp-ps +8 +2" -- "$bin" predict "$tmp/pasted.yaml" -m bsp-ps -g 8
+# A small measured table of its own: ResNet-50's BSP rows on 10GbE, with its testbed map.
+mkdir -p "$tmp/mini"
+{ head -1 "validation/data/$ddl.csv"; grep '^resnet50,64,10GbE-TCP,bsp-' "validation/data/$ddl.csv"; } >"$tmp/mini/mini.csv"
+printf 'table,model,network,scenario\nmini,resnet50,10GbE-TCP,%s\n' "$PWD/scenarios/ddl-resnet50-10gbe.yaml" \
+  >"$tmp/mini/testbeds.csv"
+table="$tmp/mini/mini.csv"
+check "calibrate unknown network" 2 "no measurements to calibrate with on network '1GbE'" -- \
+  "$bin" calibrate "$table" --network 1GbE
+check "calibrate unknown format" 2 "expected a measurement scalecast reads" -- "$bin" calibrate README.md
+check "calibrate sweep needs a scenario" 2 "scenario BASE.yaml is needed" -- \
+  "$bin" calibrate calibration/tests/fixtures/aws-g4dn-metal-t4-2x1-efa-nccl2.12.7-allreduce.txt
+check "calibrate writes the cluster file" 0 "^cluster:" -- \
+  bash -c "'$bin' calibrate '$table' --network 10GbE-TCP --folds 2 -o '$tmp/c.yaml' 2>/dev/null && cat '$tmp/c.yaml'"
+check "predict with the calibrated cluster" 0 "bsp-ps +8 +2" -- \
+  "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8
+check "the header says it is calibrated" 0 "^calibrated $tmp/c.yaml" -- \
+  "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8
+check "csv records the overrides" 0 "cluster.network" -- \
+  "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8 --format csv
 
 echo "validate/calibrate CLI: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

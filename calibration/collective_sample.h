@@ -1,0 +1,21 @@
+// One measured collective (from a sweep, nccl-tests output or a measured timeline): the operation,
+// the GPUs it ran on, its size and how long it took, as calibration fits the transport to it.
+#pragma once
+
+#include <string>
+
+#include "sim/collectives/collective_ops.h"
+
+namespace scalecast::calibration {
+
+struct CollectiveSample {
+  std::string where;  // FILE:LINE or FILE: task N, for reports
+  collectives::CollectiveOp op = collectives::CollectiveOp::all_reduce;
+  int nodes = 1;
+  int gpus_per_node = 1;
+  double bytes = 0;   // nccl-tests' size of the operation
+  double time_s = 0;
+  std::string algorithm = "auto";  // all-reduce: a registered algorithm, or the library's choice
+};
+
+}  // namespace scalecast::calibration

@@ -1,0 +1,70 @@
+// Format detection by content (a JSON timeline, the sweep's CSV header, the validation table's
+// columns, nccl-tests' table), and collectives as fit samples through the closed forms.
+#include "calibration/measurement_files.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "calibration/readers/nccl_tests_output.h"
+#include "calibration/readers/sweep_csv.h"
+#include "calibration/readers/timeline_samples.h"
+#include "sim/input_error.h"
+#include "sim/link_capacities.h"
+
+namespace scalecast::calibration {
+
+std::string to_string(MeasurementFormat f) {
+  switch (f) {
+    case MeasurementFormat::sweep_csv: return "execute sweep CSV";
+    case MeasurementFormat::nccl_tests: return "nccl-tests output";
+    case MeasurementFormat::timeline: return "measured timeline";
+    case MeasurementFormat::throughput_table: return "measured throughput table";
+  }
+  return "";
+}
+
+MeasurementFormat detect_format(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SourceError(path + ": expected a measurement file, got one that cannot be opened");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && s[first] == '{' && s.find("\"scalecast-timeline\"") != std::string::npos)
+    return MeasurementFormat::timeline;
+  const std::string first_line = s.substr(0, s.find('\n'));
+  if (is_sweep_csv_header(first_line)) return MeasurementFormat::sweep_csv;
+  if (first_line.find("model,") == 0 && first_line.find("throughput") != std::string::npos)
+    return MeasurementFormat::throughput_table;
+  if (looks_like_nccl_tests(s)) return MeasurementFormat::nccl_tests;
+  throw SourceError(path +
+                    ": expected a measurement scalecast reads (an execute --sweep CSV, nccl-tests output, an "
+                    "execute timeline, or a measured throughput table), got none of them");
+}
+
+std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format) {
+  switch (format) {
+    case MeasurementFormat::sweep_csv: return read_sweep_csv(path);
+    case MeasurementFormat::timeline: return read_timeline_samples(path);
+    case MeasurementFormat::nccl_tests: {
+      std::ifstream in(path);
+      std::vector<CollectiveSample> out;
+      for (const auto& run : read_nccl_tests(in, path))
+        for (auto& s : nccl_tests_samples(run)) out.push_back(std::move(s));
+      return out;
+    }
+    case MeasurementFormat::throughput_table: break;
+  }
+  throw SourceError(path + ": holds throughputs, not collectives");
+}
+
+FitSample fit_sample(const CollectiveSample& s) {
+  return {s.where, s.time_s, [s](const Cluster& base) {
+            Cluster c = base;
+            c.nodes = s.nodes;
+            c.gpus_per_node = s.gpus_per_node;
+            return collectives::collective_op_s(link_capacities(c), s.op, s.bytes, s.algorithm);
+          }};
+}
+
+}  // namespace scalecast::calibration

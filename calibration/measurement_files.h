@@ -1,0 +1,27 @@
+// Which measurement a file holds, told from its content: an execute sweep CSV, nccl-tests output,
+// an execute timeline, or a measured throughput table in the validation format; and the
+// collectives the first three measured, as samples a fit predicts on a cluster.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibration/collective_sample.h"
+#include "calibration/transport_fit.h"
+
+namespace scalecast::calibration {
+
+enum class MeasurementFormat { sweep_csv, nccl_tests, timeline, throughput_table };
+std::string to_string(MeasurementFormat format);
+
+// Throws SourceError naming the file when it is none of the formats.
+MeasurementFormat detect_format(const std::string& path);
+
+// The collectives of a sweep, nccl-tests or timeline file; throws SourceError for a bad one.
+std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format);
+
+// A collective as a fit predicts it: the closed form on the cluster resized to the sample's
+// nodes and GPUs per node.
+FitSample fit_sample(const CollectiveSample& sample);
+
+}  // namespace scalecast::calibration

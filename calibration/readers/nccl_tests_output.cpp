@@ -1,0 +1,143 @@
+// The nccl-tests text format (nccl-tests src/util.cu; doc/PERFORMANCE.md), every version since
+// 2019: launcher prefixes removed, the op from the start line or the file name, ranks and hosts
+// from the device lines, the out-of-place time of each row by the header's columns.
+#include "calibration/readers/nccl_tests_output.h"
+
+#include <algorithm>
+#include <optional>
+#include <charconv>
+#include <cmath>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "sim/input_error.h"
+
+namespace scalecast::calibration {
+namespace {
+
+const std::vector<std::string> kTypes = {"float", "half",   "bfloat16", "double", "int8",   "uint8",
+                                         "int32", "uint32", "int64",    "uint64", "f8e4m3", "f8e5m2"};
+
+// mpirun --tag-output puts "[1,0]<stdout>:" before (and inside) lines; srun -l puts "0: ".
+std::string without_launcher_prefixes(const std::string& line) {
+  static const std::regex tag(R"(\[\d+,\d+\]<std(out|err)>:)");
+  static const std::regex slurm(R"(^\s*\d+:\s)");
+  return std::regex_replace(std::regex_replace(line, tag, " "), slurm, "");
+}
+
+std::vector<std::string> tokens(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string t; in >> t;) out.push_back(t);
+  return out;
+}
+
+bool number(const std::string& text, double& out) {
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(out);
+}
+
+// The test's name in a start line or a file name: all_reduce_perf, allreduce, all-gather...
+std::optional<collectives::CollectiveOp> op_named_in(std::string text) {
+  text.erase(std::remove_if(text.begin(), text.end(), [](char c) { return c == '_' || c == '-'; }), text.end());
+  for (const char* name : {"all_reduce", "all_gather", "reduce_scatter", "sendrecv", "broadcast", "alltoall"}) {
+    std::string plain = name;
+    plain.erase(std::remove(plain.begin(), plain.end(), '_'), plain.end());
+    if (text.find(plain) != std::string::npos) return collectives::parse_collective_op(name);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool looks_like_nccl_tests(const std::string& text) {
+  return text.find("algbw") != std::string::npos && text.find("busbw") != std::string::npos;
+}
+
+std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string& source) {
+  struct Run {
+    NcclTestsOutput out;
+    std::optional<collectives::CollectiveOp> op;
+    std::set<std::string> hosts;
+    std::set<int> ranks;
+    int time_column = -1;  // from the header, where there is one
+  };
+  std::vector<Run> runs(1);
+  static const std::regex device(R"(Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device)");
+  std::string raw;
+  for (int number_of_line = 1; std::getline(in, raw); ++number_of_line) {
+    const std::string line = without_launcher_prefixes(raw);
+    const auto start = line.find("Collective test starting:");
+    if ((start != std::string::npos || line.find("nThread") != std::string::npos) && !runs.back().out.rows.empty())
+      runs.emplace_back();
+    Run& run = runs.back();
+    if (start != std::string::npos) run.op = op_named_in(line.substr(start));
+    std::smatch m;
+    if (std::regex_search(line, m, device)) {
+      run.ranks.insert(std::stoi(m[1]));
+      run.hosts.insert(m[2]);
+      continue;
+    }
+    std::vector<std::string> t = tokens(line);
+    if (!t.empty() && t[0] == "#") t.erase(t.begin());
+    if (t.size() >= 4 && t[0] == "size" && t[1] == "count") {
+      const auto time = std::find(t.begin(), t.end(), "time");
+      run.time_column = time == t.end() ? -1 : static_cast<int>(time - t.begin());
+      continue;
+    }
+    // A result row: size, count, a type, and numbers.
+    double bytes = 0, count = 0;
+    if (t.size() < 8 || !number(t[0], bytes) || !number(t[1], count) ||
+        std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
+      continue;
+    // Without a header: 13 fields (redop and root, since 2022) or 12 (one of them).
+    const int column = run.time_column >= 0 ? run.time_column : (t.size() >= 13 ? 5 : 4);
+    NcclTestsRow row;
+    row.line = number_of_line;
+    row.bytes = bytes;
+    if (column + 2 >= static_cast<int>(t.size()) || !number(t[column], row.time_us) ||
+        !number(t[column + 1], row.algbw) || !number(t[column + 2], row.busbw) || !(row.time_us > 0))
+      throw SourceError(source + ":" + std::to_string(number_of_line) +
+                        ": expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw +
+                        "'");
+    run.out.rows.push_back(row);
+  }
+  std::vector<NcclTestsOutput> out;
+  for (Run& run : runs) {
+    if (run.out.rows.empty()) continue;
+    if (!run.op) run.op = op_named_in(source);
+    if (!run.op)
+      throw SourceError(source + ":" + std::to_string(run.out.rows.front().line) +
+                        ": no 'Collective test starting' line and no test name (all_reduce_perf, all_gather_perf, "
+                        "...) in the file name: which collective is it?");
+    run.out.source = source;
+    run.out.op = *run.op;
+    run.out.ranks = static_cast<int>(run.ranks.size());
+    run.out.nodes = static_cast<int>(run.hosts.size());
+    out.push_back(std::move(run.out));
+  }
+  if (out.empty()) throw SourceError(source + ": expected nccl-tests result rows, got none");
+  return out;
+}
+
+std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o) {
+  if (o.ranks < 2 || o.nodes < 1 || o.ranks % o.nodes != 0)
+    throw SourceError(o.source + ": expected the '#  Rank N ... on HOST device' lines that say how many GPUs on how "
+                                 "many hosts ran it, got " +
+                      std::to_string(o.ranks) + " ranks on " + std::to_string(o.nodes) + " hosts");
+  std::vector<CollectiveSample> out;
+  for (const NcclTestsRow& r : o.rows) {
+    CollectiveSample s;
+    s.where = o.source + ":" + std::to_string(r.line);
+    s.op = o.op;
+    s.nodes = o.nodes;
+    s.gpus_per_node = o.ranks / o.nodes;
+    s.bytes = r.bytes;
+    s.time_s = r.time_us * 1e-6;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace scalecast::calibration

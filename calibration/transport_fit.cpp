@@ -1,0 +1,181 @@
+// The fit: LM over the parameters still free, then the covariance sigma^2 (J'J)^-1 at the
+// solution; a parameter without effect or with a log standard error above 0.5 goes back to its
+// default and the rest are fitted again, until every free one is identified.
+#include "calibration/transport_fit.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "calibration/levenberg_marquardt.h"
+
+namespace scalecast::calibration {
+namespace {
+
+// Above this standard error of log(value) the measurements do not pin a parameter down: its
+// 95% interval would span more than a factor of 7.
+constexpr double kMaxLogError = 0.5;
+
+Eigen::VectorXd log_residuals(const std::vector<FitSample>& samples, const Cluster& c) {
+  Eigen::VectorXd r(static_cast<Eigen::Index>(samples.size()));
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const double p = samples[i].predict_s(c);
+    r[static_cast<Eigen::Index>(i)] = std::log(std::max(p, 1e-300) / samples[i].measured_s);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string to_string(FitStatus s) {
+  switch (s) {
+    case FitStatus::fitted: return "fitted";
+    case FitStatus::at_bound: return "at its physical bound (the measurements would take it further): held at the default";
+    case FitStatus::not_identified: return "not identified by the measurements: held at the default";
+    case FitStatus::no_effect: return "no effect on the measurements: held at the default";
+  }
+  return "fitted";
+}
+
+TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster& base,
+                           const std::vector<Parameter>& parameters) {
+  if (samples.empty()) throw std::invalid_argument("calibration needs at least one measurement");
+  TransportFit out;
+  out.parameters = parameters;
+  out.cluster = base;
+  out.results.resize(parameters.size());
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const double start = std::clamp(parameters[i].get(base), parameters[i].lower, parameters[i].upper);
+    out.results[i].start = out.results[i].value = start;
+    parameters[i].set(out.cluster, start);
+  }
+  out.start_residuals = [&] {
+    const Eigen::VectorXd r = log_residuals(samples, out.cluster);
+    return std::vector<double>(r.data(), r.data() + r.size());
+  }();
+  std::vector<size_t> free(parameters.size());
+  for (size_t i = 0; i < free.size(); ++i) free[i] = i;
+  while (!free.empty()) {
+    const auto k = static_cast<Eigen::Index>(free.size());
+    Eigen::VectorXd x0(k), lower(k), upper(k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const Parameter& p = parameters[free[j]];
+      x0[j] = std::log(out.results[free[j]].start);
+      lower[j] = std::log(p.lower);
+      upper[j] = std::log(p.upper);
+    }
+    const Cluster fixed = out.cluster;
+    auto apply = [&](const Eigen::VectorXd& x) {
+      Cluster c = fixed;
+      for (Eigen::Index j = 0; j < k; ++j) parameters[free[j]].set(c, std::exp(x[j]));
+      return c;
+    };
+    const LmResult lm = levenberg_marquardt([&](const Eigen::VectorXd& x) { return log_residuals(samples, apply(x)); },
+                                            x0, lower, upper);
+    out.evaluations += lm.evaluations;
+    // Covariance of log(parameters) at the solution, sigma^2 (J'J)^-1, inverted through the SVD
+    // with singular values floored at 1e-8 of the largest, so that a direction the measurements
+    // leave flat shows as a huge variance instead of vanishing in a pseudo-inverse; sigma is at
+    // least 0.1%, the precision of a timed measurement.
+    const auto n = lm.residuals.size();
+    const double sigma2 =
+        std::max(1e-6, lm.residuals.squaredNorm() / static_cast<double>(std::max<Eigen::Index>(1, n - k)));
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(lm.jacobian, Eigen::ComputeThinV);
+    const Eigen::VectorXd singular = svd.singularValues();
+    const double floor = std::max(1e-8 * (singular.size() > 0 ? singular[0] : 0.0), 1e-300);
+    Eigen::VectorXd inverse_square(k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const double value = j < singular.size() ? std::max(singular[j], floor) : floor;
+      inverse_square[j] = 1 / (value * value);
+    }
+    const Eigen::MatrixXd& v = svd.matrixV();
+    const Eigen::MatrixXd cov = sigma2 * v * inverse_square.asDiagonal() * v.transpose();
+    size_t worst = free.size();
+    double worst_error = 0;
+    for (Eigen::Index j = 0; j < k; ++j) {
+      ParameterFit& r = out.results[free[j]];
+      const double effect = lm.jacobian.col(j).norm();
+      const double error = std::sqrt(std::max(0.0, cov(j, j)));
+      // At a bound and pushed outward by the residuals: the measurements want it out of range.
+      const double pull = lm.jacobian.col(j).dot(lm.residuals);
+      const bool at_bound = (lm.x[j] <= lower[j] + 1e-9 && pull > 1e-9) || (lm.x[j] >= upper[j] - 1e-9 && pull < -1e-9);
+      r.value = std::exp(lm.x[j]);
+      r.low = std::exp(lm.x[j] - 1.96 * error);
+      r.high = std::exp(lm.x[j] + 1.96 * error);
+      r.status = at_bound ? FitStatus::at_bound : FitStatus::fitted;
+      if (effect < 1e-6 || at_bound) {
+        // No effect, or a value past its physical range: something else is wrong with the model
+        // or the measurements; this one must not absorb it.
+        r.status = effect < 1e-6 ? FitStatus::no_effect : FitStatus::at_bound;
+        worst = static_cast<size_t>(j);
+        worst_error = std::numeric_limits<double>::infinity();
+      } else if (!at_bound && error > kMaxLogError && error > worst_error) {
+        worst = static_cast<size_t>(j);
+        worst_error = error;
+      }
+    }
+    out.cluster = apply(lm.x);
+    if (worst == free.size()) break;
+    // Hold the least identified parameter at its default and fit the rest again.
+    ParameterFit& r = out.results[free[worst]];
+    if (r.status == FitStatus::fitted) r.status = FitStatus::not_identified;
+    r.value = r.low = r.high = r.start;
+    parameters[free[worst]].set(out.cluster, r.start);
+    free.erase(free.begin() + static_cast<std::ptrdiff_t>(worst));
+  }
+  const Eigen::VectorXd r = log_residuals(samples, out.cluster);
+  out.fitted_residuals.assign(r.data(), r.data() + r.size());
+  return out;
+}
+
+Cluster apply_fit(const TransportFit& fit, Cluster target) {
+  for (size_t i = 0; i < fit.parameters.size(); ++i)
+    if (fit.results[i].status == FitStatus::fitted) fit.parameters[i].set(target, fit.results[i].value);
+  return target;
+}
+
+Cluster take_parameters(const std::vector<Parameter>& parameters, const Cluster& from, Cluster target) {
+  for (const Parameter& p : parameters) p.set(target, p.get(from));
+  return target;
+}
+
+CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
+                               const std::vector<Parameter>& parameters, int folds) {
+  CrossValidation cv;
+  cv.folds = std::clamp(folds, 2, std::max<int>(2, static_cast<int>(samples.size())));
+  cv.before.resize(samples.size());
+  cv.after.resize(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i)
+    cv.before[i] = std::log(samples[i].predict_s(base) / samples[i].measured_s);
+  for (int fold = 0; fold < cv.folds; ++fold) {
+    std::vector<FitSample> train;
+    for (size_t i = 0; i < samples.size(); ++i)
+      if (static_cast<int>(i % static_cast<size_t>(cv.folds)) != fold) train.push_back(samples[i]);
+    if (train.empty()) continue;
+    const Cluster fitted = fit_transport(train, base, parameters).cluster;
+    for (size_t i = 0; i < samples.size(); ++i)
+      if (static_cast<int>(i % static_cast<size_t>(cv.folds)) == fold)
+        cv.after[i] = std::log(samples[i].predict_s(fitted) / samples[i].measured_s);
+  }
+  return cv;
+}
+
+double mape(const std::vector<double>& log_ratios) {
+  if (log_ratios.empty()) return 0;
+  double sum = 0;
+  for (double r : log_ratios) sum += std::abs(std::exp(r) - 1);
+  return 100 * sum / static_cast<double>(log_ratios.size());
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(at));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+}  // namespace scalecast::calibration

@@ -1,0 +1,70 @@
+// Fits transport parameters to measured samples: bounded Levenberg-Marquardt on the log of
+// each parameter against log(predicted / measured) residuals; keeps only what the measurements
+// identify (the rest stays at its default and says so), with 95% intervals; and k-fold
+// cross-validation, so a calibration reports its held-out error before and after.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "calibration/transport_parameters.h"
+#include "sim/cluster.h"
+
+namespace scalecast::calibration {
+
+// One measurement: what it measured (seconds) and how the model predicts it on a cluster.
+struct FitSample {
+  std::string where;
+  double measured_s = 0;
+  std::function<double(const Cluster&)> predict_s;
+};
+
+enum class FitStatus {
+  fitted,          // identified by the measurements
+  at_bound,        // the measurements would take it past its physical range: held at the default
+  not_identified,  // the measurements cannot tell its value apart: held at the default
+  no_effect,       // the measurements do not depend on it: held at the default
+};
+std::string to_string(FitStatus status);
+
+struct ParameterFit {
+  double start = 0;  // the default (the base cluster's value)
+  double value = 0;
+  double low = 0, high = 0;  // 95% interval (fitted only)
+  FitStatus status = FitStatus::fitted;
+};
+
+struct TransportFit {
+  Cluster cluster;                    // the base cluster with the fitted values
+  std::vector<Parameter> parameters;
+  std::vector<ParameterFit> results;  // one per parameter
+  std::vector<double> start_residuals, fitted_residuals;  // log(predicted / measured)
+  int evaluations = 0;
+};
+
+// Throws std::invalid_argument without samples. Parameters keep `base`'s values where not fitted.
+TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster& base,
+                           const std::vector<Parameter>& parameters);
+
+// `target` with the fitted parameters' values (fitted or at a bound) put in place.
+Cluster apply_fit(const TransportFit& fit, Cluster target);
+// `target` with every parameter's value taken from `from` (a fit moves them on one cluster; the
+// samples of other scenarios on the same network take them over).
+Cluster take_parameters(const std::vector<Parameter>& parameters, const Cluster& from, Cluster target);
+
+// Each sample predicted by a fit to the other folds (k-fold, samples dealt out in turn), and by
+// the defaults: log(predicted / measured) of both, sample by sample.
+struct CrossValidation {
+  int folds = 0;
+  std::vector<double> before, after;
+};
+CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
+                               const std::vector<Parameter>& parameters, int folds);
+
+// Mean absolute percentage error of times whose log(predicted / measured) are given.
+double mape(const std::vector<double>& log_ratios);
+// The q-quantile (0..1) of the values, linear between order statistics.
+double quantile(std::vector<double> values, double q);
+
+}  // namespace scalecast::calibration

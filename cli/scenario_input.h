@@ -1,0 +1,28 @@
+// How the commands that read a scenario take it: the file, a calibrated cluster file whose values
+// override the scenario's (--cluster), then --set overrides; and what was set from outside the
+// file, for headers and for the CSV and JSON rows.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibration/calibrated_cluster.h"
+#include "cli/common.h"
+#include "sim/scenario.h"
+
+namespace scalecast::cli {
+
+struct ScenarioInput {
+  Scenario scenario;
+  std::optional<calibration::CalibratedCluster> calibrated;
+  std::string overrides;  // "key=value; ..." from --cluster and --set, "" when none
+};
+
+// The --set and --cluster options, for a command's options.
+void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file);
+
+ScenarioInput load_scenario_input(const std::string& path, const std::vector<std::string>& sets,
+                                  const std::string& cluster_file);
+
+}  // namespace scalecast::cli

@@ -1,0 +1,30 @@
+// Fuzzes an activity dump as `scalecast profile --dump` reads it: the strict reader, attribution
+// to layers, the profile CSV and the kernel trace written, and the profile read back as a
+// scenario would read it.
+#include <sstream>
+
+#include "fuzz/harness.h"
+#include "profiler/attribution.h"
+#include "profiler/chrome_trace.h"
+#include "profiler/dump_reader.h"
+#include "profiler/profile_csv.h"
+#include "sim/profile_csv.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace scalecast;
+  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    const profiler::ActivityLog log = profiler::parse_dump(in, "fuzzed.activity");
+    const profiler::Attribution a = profiler::attribute(log, {"iteration", 1});
+    std::ostringstream trace, profile;
+    profiler::write_chrome_trace(trace, log, a);
+    profiler::write_profile_csv(profile, a.profile);
+    if (!a.profile.layers.empty())
+      fuzz::expect_readable("a profile", [&] { parse_profile_csv(profile.str(), "profile.csv", 4); });
+  } catch (const InputError&) {
+    // refused with one line: what a bad dump must get (AttributionError among them)
+  } catch (const std::invalid_argument&) {
+    // a layer name no CSV field can hold: `profile` refuses it with one line, exit code 2
+  }
+  return 0;
+}

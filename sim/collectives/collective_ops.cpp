@@ -1,0 +1,98 @@
+// Closed-form times of nccl-tests' operations from the registry's all-reduces, the ring's halves,
+// the pipelined chain and direct exchanges.
+#include "sim/collectives/collective_ops.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/pipelined_chain.h"
+
+namespace scalecast::collectives {
+namespace {
+
+// Half a ring all-reduce: p-1 steps moving bytes/p each, network latency on the n-1 steps that
+// cross nodes (the ring's cost model, ring.cpp).
+double ring_half_s(const LinkCapacities& l, double bytes) {
+  const int p = l.gpus(), n = l.nodes;
+  const LinkClass f = l.fabric_link();
+  if (n <= 1) return (p - 1) * (f.latency_s + bytes / (p * f.bandwidth));
+  const double bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
+  return (n - 1) * l.network_latency_s + (p - n) * f.latency_s + (p - 1) * bytes / (p * bandwidth);
+}
+
+// Every rank sends its whole vector to the next at once: a step is as slow as its slowest hop.
+double sendrecv_s(const LinkCapacities& l, double bytes) {
+  if (l.nodes > 1) {
+    const LinkClass net = l.network_link(bytes);
+    return net.latency_s + bytes / net.bandwidth;
+  }
+  const LinkClass f = l.fabric_link();
+  return f.latency_s + bytes / f.bandwidth;
+}
+
+// Every rank sends bytes/p to every other rank at once: a node's NIC carries what its g GPUs send
+// to the other nodes, each GPU's fabric link what it sends to all others.
+double alltoall_s(const LinkCapacities& l, double bytes) {
+  const int p = l.gpus(), g = l.gpus_per_node;
+  const double piece = bytes / p;
+  const LinkClass f = l.fabric_link();
+  double t = f.latency_s + (p - 1) * piece / f.bandwidth;
+  if (l.nodes > 1) {
+    const double remote = static_cast<double>(g) * (p - g) * piece;
+    t = std::max(t, l.network_latency_s + remote / l.spine_share(piece));
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string to_string(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce: return "all_reduce";
+    case CollectiveOp::all_gather: return "all_gather";
+    case CollectiveOp::reduce_scatter: return "reduce_scatter";
+    case CollectiveOp::broadcast: return "broadcast";
+    case CollectiveOp::sendrecv: return "sendrecv";
+    case CollectiveOp::alltoall: return "alltoall";
+  }
+  return "all_reduce";
+}
+
+CollectiveOp parse_collective_op(const std::string& text) {
+  for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter,
+                          CollectiveOp::broadcast, CollectiveOp::sendrecv, CollectiveOp::alltoall})
+    if (text == to_string(op)) return op;
+  if (text == "allreduce") return CollectiveOp::all_reduce;
+  throw std::invalid_argument("unknown collective '" + text +
+                              "' (known: all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall)");
+}
+
+double bus_factor(CollectiveOp op, int n) {
+  if (n <= 1) return 0;
+  switch (op) {
+    case CollectiveOp::all_reduce: return 2.0 * (n - 1) / n;
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::alltoall: return static_cast<double>(n - 1) / n;
+    case CollectiveOp::broadcast:
+    case CollectiveOp::sendrecv: return 1;
+  }
+  return 1;
+}
+
+double collective_op_s(const LinkCapacities& l, CollectiveOp op, double bytes, const std::string& algorithm) {
+  if (l.gpus() <= 1) return 0;
+  double t = 0;
+  switch (op) {
+    case CollectiveOp::all_reduce: return allreduce_s(l, choose_allreduce(l, algorithm, bytes), bytes);
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter: t = ring_half_s(l, bytes); break;
+    case CollectiveOp::broadcast: t = pipelined_chain_s(l, bytes); break;
+    case CollectiveOp::sendrecv: t = sendrecv_s(l, bytes); break;
+    case CollectiveOp::alltoall: t = alltoall_s(l, bytes); break;
+  }
+  return t + l.call_overhead_s;
+}
+
+}  // namespace scalecast::collectives

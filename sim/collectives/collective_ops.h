@@ -1,0 +1,31 @@
+// The collective operations nccl-tests measures (all-reduce, all-gather, reduce-scatter,
+// broadcast, send/recv, all-to-all) as one closed-form time each on a cluster, with the sizes and
+// bus-bandwidth factors nccl-tests uses, so a measured table and a prediction line up.
+#pragma once
+
+#include <string>
+
+#include "sim/link_capacities.h"
+
+namespace scalecast::collectives {
+
+enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall };
+
+// nccl-tests' names: all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall.
+std::string to_string(CollectiveOp op);
+// Also accepts the sweep's and the schedule's spellings (allreduce). Throws std::invalid_argument.
+CollectiveOp parse_collective_op(const std::string& text);
+
+// nccl-tests' bus bandwidth factor over n ranks (doc/PERFORMANCE.md): all-reduce 2(n-1)/n,
+// all-gather, reduce-scatter and all-to-all (n-1)/n, broadcast and send/recv 1.
+double bus_factor(CollectiveOp op, int ranks);
+
+// Seconds of one operation of `bytes` (nccl-tests' "size": one rank's vector for all-reduce,
+// broadcast and send/recv; the whole gathered or scattered array for all-gather, reduce-scatter
+// and all-to-all) among all GPUs of the cluster, alone on it, with the transport's per-call
+// overhead. `algorithm` chooses the all-reduce (a registered name or "auto"); the others run as
+// NCCL's ring (all-gather, reduce-scatter), pipelined chain (broadcast), one ring step
+// (send/recv: every rank to the next) and direct exchange (all-to-all).
+double collective_op_s(const LinkCapacities& links, CollectiveOp op, double bytes, const std::string& algorithm);
+
+}  // namespace scalecast::collectives

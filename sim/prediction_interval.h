@@ -1,0 +1,37 @@
+// How far a prediction may land from the measurement: a log-normal spread of measured / predicted
+// iteration time, split into the transport (what calibration fits) and the schedule model (not).
+#pragma once
+
+#include <string>
+
+namespace scalecast {
+
+struct Uncertainty {
+  double transport_sigma = 0;  // standard deviation of log(measured / predicted) from the network
+  double schedule_sigma = 0;   // ... from overlap, framework and compute effects
+  std::string source;          // where the figures come from, for headers
+  double sigma() const;        // the two combined as independent errors
+};
+
+// Uncalibrated predictions: the zero-shot log residuals of the published measured tables
+// (docs/MODEL.md, "Prediction intervals"): BSP rows (one message per iteration, so transport
+// alone) 0.128; all other rows 0.2195, so the schedule model adds sqrt(0.2195^2 - 0.128^2).
+Uncertainty default_uncertainty();
+// After calibration: the transport's spread measured on held-out samples, the schedule model's
+// as by default (calibration of the transport does not remove it).
+Uncertainty calibrated_uncertainty(double transport_sigma, const std::string& source);
+// The transport spread of held-out measured / predicted ratios given at their 5th and 95th
+// percentiles, read as a log-normal's.
+double sigma_from_p05_p95(double ratio_p05, double ratio_p95);
+
+// Factors on a predicted iteration time that bound the central `level_pct` % of measurements
+// (level in (0, 100)); throughput takes their inverses.
+struct IntervalFactors {
+  double low = 1, high = 1;
+};
+IntervalFactors interval_factors(const Uncertainty& u, double level_pct);
+
+// The standard normal's inverse CDF, p in (0, 1).
+double normal_quantile(double p);
+
+}  // namespace scalecast
