@@ -9,7 +9,9 @@
 #include "profiler/profile_csv.h"
 #include "profiler/torch_import.h"
 #include "sim/input_error.h"
+#include "sim/input_text.h"
 #include "sim/output_files.h"
+#include "sim/ranges.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
@@ -58,8 +60,8 @@ int import_trace(const ImportOptions& o) {
                       "(parameter,elements,dtype) or --model ZOO");
   }
   profile.batch_per_gpu = o.batch;
-  for (const std::string& w : warnings) std::cerr << "scalecast import-trace: warning: " << w << '\n';
   write_file_atomically(o.output, [&](std::ostream& out) { prof::write_profile_csv(out, profile); });
+  for (const std::string& w : warnings) std::cerr << "scalecast import-trace: warning: " << w << '\n';
   double forward_ms = 0, backward_ms = 0;
   int64_t tensors = 0, bytes = 0;
   for (const prof::ProfileLayer& layer : profile.layers) {
@@ -92,11 +94,13 @@ int run(const std::vector<std::string>& args) {
   return guarded("import-trace", [&] {
     po::variables_map vm;
     if (parse_options("import-trace", kSynopsis, opts, pos, args, vm)) return 0;
-    if (vm.count("batch") && o.batch <= 0) throw InputError("--batch: expected a positive integer");
+    if (vm.count("batch") && (o.batch < 1 || o.batch > ranges::kMaxBatch))
+      throw InputError("--batch: expected an integer in [1, " + std::to_string(ranges::kMaxBatch) +
+                       "], got " + std::to_string(o.batch));
     if (!o.parameters.empty() && !o.model.empty())
       throw InputError("--parameters and --model: expected one of them, got both");
     if (!o.model.empty() && !zoo::has_model(o.model))
-      throw InputError("--model: expected a zoo model (see scalecast models), got '" + o.model + "'");
+      throw InputError("--model: expected a zoo model (see scalecast models), got " + quote_input(o.model));
     return import_trace(o);
   });
 }

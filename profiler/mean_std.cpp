@@ -1,4 +1,5 @@
-// Mean and sample standard deviation over the measured iterations.
+// Mean and sample standard deviation over the measured iterations (n - 1 in the variance, so
+// one iteration has none).
 #include "profiler/mean_std.h"
 
 #include <cmath>

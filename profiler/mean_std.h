@@ -1,4 +1,5 @@
-// Mean and sample standard deviation of per-iteration figures, as the profile CSV reports them.
+// Mean and sample standard deviation of per-iteration figures, as the profile CSV reports them:
+// shared by the CUPTI attribution and the torch.profiler importer.
 #pragma once
 
 #include <vector>

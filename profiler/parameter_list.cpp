@@ -2,13 +2,14 @@
 // records no tensor shapes) and puts each parameter's gradient on the layer of its module.
 #include "profiler/parameter_list.h"
 
+#include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
-#include "sim/input_error.h"
+#include "sim/csv.h"
+#include "sim/input_text.h"
+#include "sim/ranges.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -21,56 +22,49 @@ int dtype_bytes(const std::string& dtype) {
   return it == sizes.end() ? 0 : it->second;
 }
 
+// The precision a scenario names for these dtypes ("" for none: mixed, bfloat16, float64).
 std::string precision_of(const std::set<std::string>& dtypes) {
-  if (dtypes == std::set<std::string>{"torch.float32"}) return "fp32";
-  if (dtypes == std::set<std::string>{"torch.float16"}) return "fp16";
+  const auto all_in = [&](std::initializer_list<const char*> names) {
+    return !dtypes.empty() && std::all_of(dtypes.begin(), dtypes.end(), [&](const std::string& d) {
+      return std::find(names.begin(), names.end(), d) != names.end();
+    });
+  };
+  if (all_in({"torch.float32", "torch.float"})) return "fp32";
+  if (all_in({"torch.float16", "torch.half"})) return "fp16";
   return "";
 }
 
 }  // namespace
 
-std::vector<Parameter> parse_parameter_list(const std::string& text, const std::string& path) {
-  std::istringstream in(text);
-  std::string line;
-  int line_no = 0;
+std::vector<Parameter> read_parameter_list(const std::string& path) {
+  const CsvFile csv(path);
+  if (!csv.has_columns({"parameter", "elements", "dtype"}))
+    throw CsvError(path + ":1: header: expected the columns parameter, elements and dtype (one row "
+                   "per named_parameters() entry), got others");
   std::vector<Parameter> list;
-  const auto fail = [&](const std::string& column, const std::string& expected,
-                        const std::string& got) {
-    throw SourceError(path + ":" + std::to_string(line_no) + ": " + column + ": expected " +
-                      expected + ", got '" + got + "'");
-  };
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line_no == 1) {
-      if (line != "parameter,elements,dtype") fail("header", "parameter,elements,dtype", line);
-      continue;
-    }
-    if (line.empty()) continue;
-    std::vector<std::string> fields;
-    std::istringstream split(line);
-    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
-    if (fields.size() != 3) fail("row", "3 fields", line);
-    Parameter p{fields[0], 0, fields[2], dtype_bytes(fields[2])};
-    if (p.name.empty()) fail("parameter", "a parameter name", "");
-    const auto [end, error] =
-        std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), p.elements);
-    if (error != std::errc() || end != fields[1].data() + fields[1].size() || p.elements < 1)
-      fail("elements", "a positive integer", fields[1]);
+  std::set<std::string> names;
+  int64_t bytes_left = static_cast<int64_t>(ranges::kMaxBytes);
+  for (const CsvRecord& r : csv.records()) {
+    if (static_cast<int64_t>(list.size()) == ranges::kMaxTensors)
+      throw CsvError(path + ":" + std::to_string(r.line()) + ": parameter: expected at most " +
+                     std::to_string(ranges::kMaxTensors) + " parameters, got more");
+    Parameter p{r.non_empty("parameter"), 0, r.text("dtype"), 0};
+    if (!names.insert(p.name).second) r.fail("parameter", "each parameter once");
+    p.element_bytes = dtype_bytes(p.dtype);
     if (p.element_bytes == 0)
-      fail("dtype", "a floating-point torch dtype (torch.float32, torch.float16, ...)", p.dtype);
+      r.fail("dtype", "a floating-point torch dtype (torch.float32, torch.float16, ...)");
+    // The model's gradients are at most kMaxBytes in all.
+    const int64_t most = bytes_left / p.element_bytes;
+    const std::string& text = r.text("elements");
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), p.elements);
+    if (error != std::errc() || end != text.data() + text.size() || p.elements < 1 || p.elements > most)
+      r.fail("elements", "an integer in [1, " + std::to_string(most) +
+                             "] (the model's gradients at most 1 PB in all)");
+    bytes_left -= p.elements * p.element_bytes;
     list.push_back(std::move(p));
   }
-  if (line_no == 0) throw SourceError(path + ":1: header: expected parameter,elements,dtype, got an empty file");
+  if (list.empty()) throw CsvError(path + ": expected at least one parameter row, got none");
   return list;
-}
-
-std::vector<Parameter> read_parameter_list(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SourceError(path + ": expected a readable parameter list, got one that cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_parameter_list(text.str(), path);
 }
 
 std::vector<std::string> assign_parameters(Profile& profile, const std::vector<Parameter>& list) {
@@ -107,7 +101,8 @@ std::vector<std::string> assign_parameters(Profile& profile, const std::vector<P
   std::vector<std::string> warnings;
   if (!unplaced.empty()) {
     std::string names;
-    for (size_t i = 0; i < unplaced.size() && i < 5; ++i) names += (i ? ", " : "") + unplaced[i];
+    for (size_t i = 0; i < unplaced.size() && i < 5; ++i)
+      names += (i ? ", " : "") + quote_input(unplaced[i]);
     if (unplaced.size() > 5) names += ", ...";
     warnings.push_back(std::to_string(unplaced.size()) +
                        " parameters belong to no profiled layer (not in the profile): " + names);

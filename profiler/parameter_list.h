@@ -17,9 +17,10 @@ struct Parameter {
   int element_bytes = 0;
 };
 
-// Throws SourceError naming the file, line and column for a malformed list.
+// Throws a CsvError (sim/csv.h) naming the file, line and column for a malformed list: a row
+// without a name, a dtype that is no floating-point torch dtype, a parameter listed twice, more
+// than ranges::kMaxTensors parameters or more than ranges::kMaxBytes of them.
 std::vector<Parameter> read_parameter_list(const std::string& path);
-std::vector<Parameter> parse_parameter_list(const std::string& text, const std::string& path);
 
 // Sets every layer's gradient columns from the parameters of its module: a parameter goes to
 // the layer named by the longest prefix of its module path ("block.self_attn.out_proj.weight":

@@ -1,6 +1,7 @@
 // The trace importer: iterations from ProfilerStep ranges, a (layer, phase) for each activity
 // from its enclosing layer range or autograd node, per-iteration interval unions per layer, and
-// gradient tensors from the AccumulateGrad nodes of the first iteration.
+// gradient tensors from the AccumulateGrad nodes of the first iteration, each bounded as a
+// profile CSV's reader bounds it (sim/ranges.h).
 #include "profiler/torch_import.h"
 
 #include <algorithm>
@@ -15,13 +16,16 @@
 #include "profiler/mean_std.h"
 #include "profiler/torch_backward_links.h"
 #include "profiler/torch_events.h"
+#include "sim/input_text.h"
+#include "sim/ranges.h"
 
 namespace scalecast::profiler {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Nanos nanos(double us) { return static_cast<Nanos>(std::llround(std::max(0.0, us) * 1e3)); }
+// Event times are in [0, 1e16 + 1 h] us (torch_trace.h): whole nanoseconds fit in 64 bits.
+Nanos nanos(double us) { return static_cast<Nanos>(std::round(us * 1e3)); }
 
 double ms(Nanos ns) { return static_cast<double>(ns) / 1e6; }
 
@@ -38,6 +42,16 @@ std::string precision_of(const std::set<std::string>& types) {
   if (types == std::set<std::string>{"float"}) return "fp32";
   if (types == std::set<std::string>{"c10::Half"} || types == std::set<std::string>{"Half"})
     return "fp16";
+  return "";
+}
+
+// Why a layer's name cannot be a profile CSV field, or "" when it can be one.
+std::string layer_name_problem(const std::string& name) {
+  if (name.empty()) return "is empty";
+  if (name.find_first_of(",\"") != std::string::npos) return "holds a comma or quote";
+  for (const unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) return "holds a line break or control character";
+  if (name.front() == '#') return "starts with '#'";
   return "";
 }
 
@@ -61,9 +75,20 @@ struct Context {
 class Importer {
  public:
   explicit Importer(const TorchTrace& trace) : trace_(trace), events_(trace.events) {
-    for (const TraceEvent& e : events_) roles_.push_back(classify_event(e));
+    for (const TraceEvent& e : events_) {
+      roles_.push_back(classify_event(e));
+      if (roles_.back().role != Role::layer) continue;
+      if (const std::string problem = layer_name_problem(roles_.back().label); !problem.empty())
+        fail(e, "/name", "a layer name that a profile CSV can hold (this one " + problem + ")",
+             quote_input(e.name));
+    }
     parent_ = nest_events(events_, roles_);
     links_ = link_backward_nodes(events_, roles_, parent_);
+  }
+
+  [[noreturn]] void fail(const TraceEvent& e, const std::string& key, const std::string& expected,
+                         const std::string& got) const {
+    throw TraceError(trace_.path + ": " + e.pointer + key + ": expected " + expected + ", got " + got);
   }
 
   TraceImport run() {
@@ -185,6 +210,11 @@ class Importer {
     for (size_t i = 0; i < steps_.size(); ++i)
       step_us += std::max(steps_[i].end, work_end_[i]) - steps_[i].start;
     profile.step_s = step_us / static_cast<double>(steps_.size()) / 1e6;
+    // What a profile holds is what a scenario reads back: iterations and passes of at most 1 h.
+    if (!ranges::compute_time().contains(profile.step_s))
+      throw TraceError(trace_.path + ": expected ProfilerStep iterations " +
+                       ranges::compute_time().describe() + ", got " + std::to_string(profile.step_s) +
+                       " s on average (to the end of the work launched in them)");
     std::vector<double> outside;
     for (const auto& intervals : outside_) outside.push_back(ms(union_length(intervals)));
     out_.outside_layers_ms = mean_std(outside).mean;
@@ -209,8 +239,39 @@ class Importer {
       layer.forward_std_ms = forward.std;
       layer.backward_ms = backward.mean;
       layer.backward_std_ms = backward.std;
+      if (!ranges::compute_time().contains(std::max(forward.mean, backward.mean) * 1e-3))
+        throw TraceError(trace_.path + ": layer " + quote_input(layer.name) +
+                         ": expected a forward and a backward pass " +
+                         ranges::compute_time().describe() + " per iteration, got " +
+                         std::to_string(forward.mean) + " ms and " +
+                         std::to_string(backward.mean) + " ms");
       profile.layers.push_back(std::move(layer));
     }
+  }
+
+  // Where an AccumulateGrad node's gradient is recorded: its own call inside it, else the node.
+  const TraceEvent& shape_event(int node) const {
+    const auto call = links_.call.find(node);
+    return call == links_.call.end() ? events_[node] : events_[call->second];
+  }
+
+  // Bytes of the gradient an AccumulateGrad call records (its first input), at most `most`.
+  int64_t gradient_bytes(const TraceEvent& e, int64_t most) const {
+    const int size = element_bytes(e.input_types[0]);
+    const auto& shape = e.input_dims[0];
+    const auto bad = [&](const std::string& got) {
+      fail(e, "/args/Input Dims/0",
+           "a tensor shape of extents >= 0 (the model's gradients at most 1 PB in all)", got);
+    };
+    if (!shape) bad("no tensor shape");
+    std::string text;
+    for (const int64_t extent : *shape) text += (text.empty() ? "" : ", ") + std::to_string(extent);
+    int64_t elements = 1;
+    for (const int64_t extent : *shape) {
+      if (extent < 0 || (extent > 0 && elements > most / size / extent)) bad("[" + text + "]");
+      elements *= extent;
+    }
+    return elements * size;
   }
 
   // The AccumulateGrad nodes of the first iteration, in the order the backward pass ran them.
@@ -222,27 +283,29 @@ class Importer {
     std::stable_sort(nodes.begin(), nodes.end(),
                      [&](int a, int b) { return events_[a].start_us < events_[b].start_us; });
     out_.accumulate_grads = static_cast<int64_t>(nodes.size());
-    out_.shapes = !nodes.empty();
+    out_.shapes = !nodes.empty() && std::all_of(nodes.begin(), nodes.end(), [&](int node) {
+      const TraceEvent& e = shape_event(node);
+      return !e.input_dims.empty() && !e.input_types.empty() && element_bytes(e.input_types[0]) > 0;
+    });
+    if (!out_.shapes) return;
+    if (out_.accumulate_grads > ranges::kMaxTensors)
+      throw TraceError(trace_.path + ": expected at most " + std::to_string(ranges::kMaxTensors) +
+                       " gradient tensors (AccumulateGrad calls in the first ProfilerStep), got " +
+                       std::to_string(out_.accumulate_grads));
     std::map<std::string, std::vector<int64_t>> bytes_by_layer;
     int64_t lost = 0;
+    int64_t bytes_left = static_cast<int64_t>(ranges::kMaxBytes);
     for (const int node : nodes) {
-      const auto call = links_.call.find(node);
-      const TraceEvent& e = call == links_.call.end() ? events_[node] : events_[call->second];
-      const int size = e.input_types.empty() ? 0 : element_bytes(e.input_types[0]);
-      if (e.input_dims.empty() || size == 0) {
-        out_.shapes = false;
-        continue;
-      }
+      const TraceEvent& e = shape_event(node);
+      const int64_t bytes = gradient_bytes(e, bytes_left);
+      bytes_left -= bytes;
       types_.insert(e.input_types[0]);
-      int64_t elements = 1;
-      for (const int64_t extent : e.input_dims[0]) elements *= extent;
       if (links_.layer[node].empty() || !layers_.count(links_.layer[node])) {
         ++lost;
         continue;
       }
-      bytes_by_layer[links_.layer[node]].push_back(elements * size);
+      bytes_by_layer[links_.layer[node]].push_back(bytes);
     }
-    if (!out_.shapes) return;
     if (lost > 0)
       out_.warnings.push_back(std::to_string(lost) + " gradient tensors accumulate outside "
                               "every layer: they are not in the profile");
@@ -263,7 +326,8 @@ class Importer {
       const std::string& name = roles_[i].label;
       if (name == "SGD") out_.profile.optimizer = "sgd";
       else if (name == "Adam" || name == "AdamW") out_.profile.optimizer = "adam";
-      else out_.warnings.push_back("optimizer " + name + " is not modelled (sgd, adam): no # optimizer line");
+      else out_.warnings.push_back("optimizer " + quote_input(name) +
+                                   " is not modelled (sgd, adam): no # optimizer line");
       return;
     }
   }

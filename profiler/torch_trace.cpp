@@ -1,18 +1,30 @@
 // Reads torch.profiler's export_chrome_trace JSON into TraceEvents: complete events with their
-// thread, times and the arguments the importer uses; anything malformed names its event.
+// thread, bounded times and the arguments the importer uses; anything malformed names its pointer.
 #include "profiler/torch_trace.h"
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
+#include <charconv>
+#include <limits>
 
-#include <nlohmann/json.hpp>
+#include "sim/json_reader.h"
+#include "sim/ranges.h"
 
 namespace scalecast::profiler {
 namespace {
 
 using nlohmann::json;
+
+// Starts: up to 1e16 us (about 317 years after the epoch), so that a start plus a duration is a
+// whole number of nanoseconds in 64 bits.
+Bound start_us() { return {0, true, 1e16, false, "of microseconds in [0, 1e16]"}; }
+
+// Durations: at most one layer's pass, ranges::compute_time(), in microseconds.
+Bound duration_us() {
+  const Bound seconds = ranges::compute_time();
+  return {seconds.min * 1e6, seconds.min_inclusive, seconds.max * 1e6, false,
+          "of microseconds " + seconds.describe()};
+}
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -20,134 +32,110 @@ std::string lower(std::string text) {
   return text;
 }
 
-// "pid" and "tid" are numbers or strings ("CPU functions", "stream 7").
-std::string id_text(const json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
+bool has_control(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
 }
 
-// Kineto writes arguments as numbers, older versions some as strings.
-std::optional<int64_t> integer_arg(const json& args, const char* key) {
-  const auto it = args.find(key);
-  if (it == args.end()) return std::nullopt;
-  if (it->is_number_integer()) return it->get<int64_t>();
-  if (it->is_string()) {
-    try {
-      return std::stoll(it->get<std::string>());
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+// "pid" and "tid" are numbers or strings ("CPU functions", "stream 7"): only compared.
+std::string id_text(const json& event, const char* key) {
+  const auto it = event.find(key);
+  if (it == event.end()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
-class EventReader {
- public:
-  EventReader(const json& event, const std::string& where) : event_(event), where_(where) {}
+bool fits_int64(const json& value) {
+  return value.is_number_integer() &&
+         !(value.is_number_unsigned() &&
+           value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+}
 
-  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
-    const auto it = event_.find(key);
-    throw TraceError(where_ + "." + key + ": expected " + expected + ", got " +
-                     (it == event_.end() ? std::string("nothing") : "'" + it->dump() + "'"));
+// An id Kineto writes as an integer (some versions as a decimal string); absent: nullopt.
+std::optional<int64_t> id_arg(const JsonReader& args, const char* key) {
+  if (!args.has(key)) return std::nullopt;
+  const JsonReader id = args.require(key);
+  if (fits_int64(id.value())) return id.value().get<int64_t>();
+  if (id.value().is_string()) {
+    const std::string& text = id.value().get_ref<const std::string&>();
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc() && end == text.data() + text.size()) return value;
   }
+  id.fail("an integer id");
+}
 
-  double number(const std::string& key) const {
-    const auto it = event_.find(key);
-    if (it == event_.end() || !it->is_number()) fail(key, "a number of microseconds");
-    return it->get<double>();
+// One "Input Dims" entry: a tensor's extents, or nullopt for anything else (a list of tensors'
+// shapes, an argument that is no tensor). The importer bounds the extents it uses.
+std::optional<std::vector<int64_t>> tensor_shape(const json& shape) {
+  if (!shape.is_array()) return std::nullopt;
+  std::vector<int64_t> extents;
+  for (const json& extent : shape) {
+    if (!fits_int64(extent)) return std::nullopt;
+    extents.push_back(extent.get<int64_t>());
   }
+  return extents;
+}
 
- private:
-  const json& event_;
-  const std::string& where_;
-};
-
-TraceEvent read_event(const json& e, const std::string& where) {
-  const EventReader r(e, where);
+TraceEvent read_event(const JsonReader& e) {
   TraceEvent event;
-  const auto name = e.find("name");
-  if (name == e.end() || !name->is_string()) r.fail("name", "a string");
-  event.name = name->get<std::string>();
-  if (const auto cat = e.find("cat"); cat != e.end() && cat->is_string())
-    event.category = lower(cat->get<std::string>());
-  const auto pid = e.find("pid");
-  const auto tid = e.find("tid");
-  event.thread = (pid == e.end() ? "" : id_text(*pid)) + "/" + (tid == e.end() ? "" : id_text(*tid));
-  event.start_us = r.number("ts");
-  const double duration = r.number("dur");
-  if (duration < 0) r.fail("dur", "a duration >= 0");
-  event.end_us = event.start_us + duration;
-  const auto args_it = e.find("args");
-  const json args = args_it == e.end() ? json::object() : *args_it;
-  if (!args.is_object()) r.fail("args", "an object");
-  event.sequence = integer_arg(args, "Sequence number");
-  event.correlation = integer_arg(args, "correlation");
-  if (const auto dims = args.find("Input Dims"); dims != args.end() && dims->is_array()) {
-    for (const json& shape : *dims) {
-      std::vector<int64_t> extents;
-      if (shape.is_array())
-        for (const json& extent : shape)
-          if (extent.is_number_integer()) extents.push_back(extent.get<int64_t>());
-      event.input_dims.push_back(std::move(extents));
-    }
+  event.pointer = e.pointer();
+  event.name = e.require("name").string();
+  if (e.has("cat")) event.category = lower(e.require("cat").string());
+  event.thread = id_text(e.value(), "pid") + "/" + id_text(e.value(), "tid");
+  event.start_us = e.require("ts").number(start_us());
+  event.end_us = event.start_us + e.require("dur").number(duration_us());
+  if (!e.has("args")) return event;
+  const JsonReader args = e.require("args");
+  if (!args.value().is_object()) args.fail("an object");
+  event.sequence = id_arg(args, "Sequence number");
+  event.correlation = id_arg(args, "correlation");
+  if (args.has("Input Dims")) {
+    const JsonReader dims = args.require("Input Dims");
+    for (size_t i = 0; i < dims.size(); ++i) event.input_dims.push_back(tensor_shape(dims.item(i).value()));
   }
-  if (const auto types = args.find("Input type"); types != args.end() && types->is_array()) {
-    for (const json& type : *types) event.input_types.push_back(type.is_string() ? type.get<std::string>() : "");
+  if (args.has("Input type")) {
+    const JsonReader types = args.require("Input type");
+    for (size_t i = 0; i < types.size(); ++i) {
+      const json& type = types.item(i).value();
+      event.input_types.push_back(type.is_string() ? type.get<std::string>() : "");
+    }
   }
   return event;
+}
+
+TorchTrace trace_from(const json& root, const std::string& path) {
+  TorchTrace trace;
+  trace.path = path;
+  const bool kineto = root.is_object();  // else the legacy profiler's list of events
+  const JsonReader top(root, path);
+  if (!kineto && !root.is_array()) top.fail("a list of events or {\"traceEvents\": [...]}");
+  const JsonReader events = kineto ? top.require("traceEvents") : top;
+  if (kineto && top.has("deviceProperties")) {
+    const JsonReader devices = top.require("deviceProperties");
+    if (devices.size() > 0 && devices.item(0).has("name")) {
+      const JsonReader name = devices.item(0).require("name");
+      trace.device_name = name.string();
+      if (has_control(trace.device_name))
+        name.fail("a device name without line breaks or control characters");
+    }
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    const JsonReader e = events.item(i);
+    if (!e.value().is_object()) e.fail("an event object");
+    const auto phase = e.value().find("ph");
+    if (phase == e.value().end() || *phase != "X") continue;
+    trace.events.push_back(read_event(e));
+  }
+  return trace;
 }
 
 }  // namespace
 
 TorchTrace parse_torch_trace(const std::string& text, const std::string& path) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    const auto line = std::count(text.begin(),
-                                 text.begin() + static_cast<std::ptrdiff_t>(
-                                                    std::min(e.byte, text.size())),
-                                 '\n') + 1;
-    throw TraceError(path + ":" + std::to_string(line) +
-                     ": expected the JSON of torch.profiler's export_chrome_trace, got a syntax "
-                     "error (byte " + std::to_string(e.byte) + ")");
-  }
-  TorchTrace trace;
-  trace.path = path;
-  trace.kineto = root.is_object();
-  const json* events = &root;
-  if (trace.kineto) {
-    const auto it = root.find("traceEvents");
-    if (it == root.end() || !it->is_array())
-      throw TraceError(path + ": traceEvents: expected a list of events, got " +
-                       (it == root.end() ? std::string("nothing") : it->type_name()));
-    events = &*it;
-    if (const auto devices = root.find("deviceProperties");
-        devices != root.end() && devices->is_array() && !devices->empty() &&
-        (*devices)[0].is_object()) {
-      const auto name = (*devices)[0].find("name");
-      if (name != (*devices)[0].end() && name->is_string()) trace.device_name = *name;
-    }
-  } else if (!root.is_array()) {
-    throw TraceError(path + ": expected a list of events or {\"traceEvents\": [...]}, got " +
-                     std::string(root.type_name()));
-  }
-  for (size_t i = 0; i < events->size(); ++i) {
-    const json& e = (*events)[i];
-    const std::string where = path + ": traceEvents[" + std::to_string(i) + "]";
-    if (!e.is_object()) throw TraceError(where + ": expected an event object, got " + e.dump());
-    const auto phase = e.find("ph");
-    if (phase == e.end() || !phase->is_string() || *phase != "X") continue;
-    trace.events.push_back(read_event(e, where));
-  }
-  return trace;
+  return trace_from(parse_json(text, path), path);
 }
 
 TorchTrace read_torch_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TraceError(path + ": expected a readable trace file, got one that cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_torch_trace(text.str(), path);
+  return trace_from(read_json_file(path, "a torch.profiler trace (export_chrome_trace JSON)"), path);
 }
 
 }  // namespace scalecast::profiler

@@ -58,5 +58,22 @@ a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"
 
+# import-trace (built with the profiler library): the recorded torch.profiler traces to profiles,
+# layers and gradients as recorded, and a prediction on one of them.
+if "$bin" import-trace --help >/dev/null 2>&1; then
+  traces=$src/tests/fixtures/torch_traces
+  for expected in "mlp 5 6 27688" "cnn 9 8 6312" "transformer 10 14 35496"; do
+    read -r m layers tensors bytes <<<"$expected"
+    check "import-trace $m" 0 "^import-trace: $layers layers, 2 iterations, .*; $tensors gradient tensors, $bytes bytes" -- \
+      "$bin" import-trace "$traces/$m.json" --parameters "$traces/$m.parameters.csv" --batch 8 -o "$tmp/$m-profile.csv"
+  done
+  check "imported precision and optimizer" 0 "^# precision: fp32 # optimizer: sgd" -- bash -c "grep -E '^# (precision|optimizer)' '$tmp/cnn-profile.csv' | tr '\n' ' '"
+  printf 'name: cnn from a trace\nmodel: {profile: %s, batch_per_gpu: 8}\ngpu: {type: v100-pcie}\ncluster:\n  gpus_per_node: 2\n  fabric: pcie3\n  network: {bandwidth: 10Gbps, transport: tcp}\nmethods: [wfbp-ps]\ngpus: [4]\n' \
+    "$tmp/cnn-profile.csv" >"$tmp/cnn.yaml"
+  check "predict on an imported profile" 0 "^wfbp-ps +4 +2 " -- "$bin" predict "$tmp/cnn.yaml"
+  check "import-trace without gradient shapes" 2 "cnn.json: expected the gradients' shapes" -- \
+    "$bin" import-trace "$traces/cnn.json" -o "$tmp/unused.csv"
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,9 +1,11 @@
 // Tests of the torch.profiler trace importer on hand-made traces in the two formats: Kineto's
 // fields (cpu_op "Sequence number", "Input Dims"/"Input type" with record_shapes, kernels and
 // their launches by "correlation", "nn.Module: NAME" python_function ranges) and the legacy
-// profiler's (names and whole microseconds only), plus the parameter list and bad input.
+// profiler's (names and whole microseconds only), plus the parameter list and bad input: every
+// error one line naming the file and the event's JSON pointer or the list's line and column.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "profiler/parameter_list.h"
@@ -150,32 +152,128 @@ TEST(TorchImport, WithoutStepsTheWholeTraceIsOneIteration) {
 std::string error_of(const std::string& text) {
   try {
     import_torch_trace(parse_torch_trace(text, "t.json"));
-  } catch (const TraceError& e) {
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.names_its_source());
     return e.what();
   }
   return "";
 }
 
 TEST(TorchImport, BadTracesNameTheFileAndEvent) {
-  EXPECT_EQ(error_of("[\n{\"name\": \"a\",\n oops]").rfind("t.json:3: expected the JSON of torch.profiler", 0), 0u);
+  EXPECT_EQ(error_of("[\n{\"name\": \"a\",\n oops]").rfind("t.json: expected valid JSON, got parse error at line 3", 0), 0u);
   EXPECT_EQ(error_of(R"([{"name": "a", "ph": "X", "ts": 1}])"),
-            "t.json: traceEvents[0].dur: expected a number of microseconds, got nothing");
-  EXPECT_EQ(error_of(R"({"traceEvents": 3})"), "t.json: traceEvents: expected a list of events, got number");
-  EXPECT_EQ(error_of(R"("x")"), "t.json: expected a list of events or {\"traceEvents\": [...]}, got string");
+            "t.json: /0/dur: expected a value for this required key, got nothing");
+  EXPECT_EQ(error_of(R"({"traceEvents": 3})"), "t.json: /traceEvents: expected an array, got '3'");
+  EXPECT_EQ(error_of(R"("x")"), "t.json: top level: expected a list of events or {\"traceEvents\": [...]}, got 'x'");
+  EXPECT_EQ(error_of(R"({"traceEvents": [7]})"), "t.json: /traceEvents/0: expected an event object, got '7'");
   EXPECT_EQ(error_of(R"([])"), "t.json: expected profiler events, got none");
   EXPECT_NE(error_of(R"([{"name": "aten::mul", "ph": "X", "ts": 1, "dur": 2, "tid": 1, "pid": 1}])")
                 .find("t.json: expected work inside layer ranges, got none"),
             std::string::npos);
 }
 
-TEST(ParameterList, GradientsGoToTheLayerOfTheLongestModulePrefix) {
-  const std::vector<Parameter> list = parse_parameter_list(
-      "parameter,elements,dtype\n"
-      "block.self_attn.in_proj_weight,3072,torch.float32\n"
-      "block.self_attn.out_proj.weight,1024,torch.float32\n"
-      "block.norm1.weight,32,torch.float32\n"
-      "scale,1,torch.float32\n",
-      "p.csv");
+// Every number is bounded as the profile CSV's reader bounds it: times, ids, shapes.
+TEST(TorchImport, NumbersOutOfRangeAreRefused) {
+  const auto event = [](const std::string& fields) {
+    return R"({"traceEvents": [{"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2},
+                               {"ph": "X", "cat": "cpu_op", "name": "aten::mul", )" + fields + "}]}";
+  };
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": 1e300)")),
+            "t.json: /traceEvents/1/dur: expected a number of microseconds in [0, 1 h], got '1e+300'");
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": -1)")),
+            "t.json: /traceEvents/1/dur: expected a number of microseconds in [0, 1 h], got '-1'");
+  EXPECT_EQ(error_of(event(R"("ts": -5, "dur": 1)")),
+            "t.json: /traceEvents/1/ts: expected a number of microseconds in [0, 1e16], got '-5'");
+  EXPECT_EQ(error_of(event(R"("ts": "1", "dur": 1)")),
+            "t.json: /traceEvents/1/ts: expected a number of microseconds in [0, 1e16], got '1'");
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": 1, "args": {"Sequence number": 1.5})")),
+            "t.json: /traceEvents/1/args/Sequence number: expected an integer id, got '1.5'");
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": 1, "args": {"correlation": "12a"})")),
+            "t.json: /traceEvents/1/args/correlation: expected an integer id, got '12a'");
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": 1, "args": {"correlation": 18446744073709551615})")),
+            "t.json: /traceEvents/1/args/correlation: expected an integer id, got '18446744073709551615'");
+  EXPECT_EQ(error_of(event(R"("ts": 1, "dur": 1, "args": [])")),
+            "t.json: /traceEvents/1/args: expected an object, got an array");
+  // Steps of more than an hour: each event is at most 1 h, the work launched in a step is not.
+  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10},
+                         {"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2},
+                         {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 1},
+                         {"ph": "X", "name": "fwd:b", "ts": 3, "dur": 3600000000},
+                         {"ph": "X", "name": "aten::add", "ts": 4, "dur": 3600000000}])")
+                .rfind("t.json: expected ProfilerStep iterations in [0, 1 h], got 3600.000004 s", 0),
+            0u);
+}
+
+TEST(TorchImport, LayerNamesMustBeProfileFields) {
+  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "fwd:a,b", "ts": 1, "dur": 2}])"),
+            "t.json: /0/name: expected a layer name that a profile CSV can hold (this one holds a "
+            "comma or quote), got 'fwd:a,b'");
+  EXPECT_EQ(error_of(R"({"traceEvents": [{"ph": "X", "cat": "python_function", "name": "nn.Module: #x", "ts": 1, "dur": 2}]})"),
+            "t.json: /traceEvents/0/name: expected a layer name that a profile CSV can hold (this "
+            "one starts with '#'), got 'nn.Module: #x'");
+  EXPECT_EQ(error_of(R"({"deviceProperties": [{"name": "A100\nx"}], "traceEvents": []})"),
+            "t.json: /deviceProperties/0/name: expected a device name without line breaks or "
+            "control characters, got 'A100\\nx'");
+}
+
+// A gradient's shape (record_shapes) of more than 1 PB, or of a negative extent.
+TEST(TorchImport, GradientShapesAreBounded) {
+  const auto with_shape = [](const std::string& dims) {
+    return R"({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+      {"ph": "X", "cat": "user_annotation", "name": "fwd:a", "pid": 1, "tid": 1, "ts": 1, "dur": 10},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 1, "ts": 2, "dur": 5, "args": {"Sequence number": 3}},
+      {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: MulBackward0", "pid": 1, "tid": 2, "ts": 20, "dur": 5},
+      {"ph": "X", "cat": "cpu_op", "name": "MulBackward0", "pid": 1, "tid": 2, "ts": 21, "dur": 3, "args": {"Sequence number": 3}},
+      {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 30, "dur": 5},
+      {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 31, "dur": 3,
+       "args": {"Input Dims": )" + dims + R"(, "Input type": ["float"]}}]})";
+  };
+  const TraceImport good = import_torch_trace(parse_torch_trace(with_shape("[[1000, 1000]]"), "t.json"));
+  EXPECT_EQ(good.profile.layers.at(0).grad_tensor_bytes, (std::vector<int64_t>{4000000}));
+  EXPECT_EQ(error_of(with_shape("[[1000000, 1000000, 1000]]")),
+            "t.json: /traceEvents/6/args/Input Dims/0: expected a tensor shape of extents >= 0 "
+            "(the model's gradients at most 1 PB in all), got [1000000, 1000000, 1000]");
+  EXPECT_EQ(error_of(with_shape("[[4, -3]]")),
+            "t.json: /traceEvents/6/args/Input Dims/0: expected a tensor shape of extents >= 0 "
+            "(the model's gradients at most 1 PB in all), got [4, -3]");
+  EXPECT_EQ(error_of(with_shape("[[[4], [3]]]")),
+            "t.json: /traceEvents/6/args/Input Dims/0: expected a tensor shape of extents >= 0 "
+            "(the model's gradients at most 1 PB in all), got no tensor shape");
+}
+
+class ParameterList : public ::testing::Test {
+ protected:
+  // The list of `text` in a file of its own; returns its path.
+  std::string write(const std::string& text) {
+    const std::string path = ::testing::TempDir() + "parameters_" + std::to_string(files_++) + ".csv";
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::string error(const std::string& text) {
+    const std::string path = write(text);
+    try {
+      read_parameter_list(path);
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.names_its_source());
+      const std::string what = e.what();
+      return what.rfind(path, 0) == 0 ? "p.csv" + what.substr(path.size()) : what;
+    }
+    return "";
+  }
+
+ private:
+  int files_ = 0;
+};
+
+TEST_F(ParameterList, GradientsGoToTheLayerOfTheLongestModulePrefix) {
+  const std::vector<Parameter> list = read_parameter_list(
+      write("parameter,elements,dtype\n"
+            "block.self_attn.in_proj_weight,3072,torch.float32\n"
+            "block.self_attn.out_proj.weight,1024,torch.float32\n"
+            "block.norm1.weight,32,torch.float\n"
+            "scale,1,torch.float32\n"));
   Profile profile;
   profile.layers = {ProfileLayer{"block", 1, 1, 0, 0, 0, 0, {}},
                     ProfileLayer{"block.self_attn", 1, 1, 0, 0, 0, 0, {}}};
@@ -185,24 +283,33 @@ TEST(ParameterList, GradientsGoToTheLayerOfTheLongestModulePrefix) {
   EXPECT_EQ(profile.precision, "fp32");
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("1 parameters belong to no profiled layer"), std::string::npos);
-  EXPECT_NE(warnings[0].find("scale"), std::string::npos);
+  EXPECT_NE(warnings[0].find("'scale'"), std::string::npos);
 }
 
-TEST(ParameterList, BadListsNameTheLineAndColumn) {
-  const auto error = [](const std::string& text) {
-    try {
-      parse_parameter_list(text, "p.csv");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
-  EXPECT_EQ(error("name,size\n"), "p.csv:1: header: expected parameter,elements,dtype, got 'name,size'");
+TEST_F(ParameterList, BadListsNameTheLineAndColumn) {
+  EXPECT_EQ(error("name,size\n"),
+            "p.csv:1: header: expected the columns parameter, elements and dtype (one row per "
+            "named_parameters() entry), got others");
   EXPECT_EQ(error("parameter,elements,dtype\nw,abc,torch.float32\n"),
-            "p.csv:2: elements: expected a positive integer, got 'abc'");
+            "p.csv:2: elements: expected an integer in [1, 250000000000000] (the model's gradients "
+            "at most 1 PB in all), got 'abc'");
+  EXPECT_EQ(error("parameter,elements,dtype\nw,0,torch.float32\n"),
+            "p.csv:2: elements: expected an integer in [1, 250000000000000] (the model's gradients "
+            "at most 1 PB in all), got '0'");
+  EXPECT_EQ(error("parameter,elements,dtype\nw,99999999999999999999,torch.float32\n"),
+            "p.csv:2: elements: expected an integer in [1, 250000000000000] (the model's gradients "
+            "at most 1 PB in all), got '99999999999999999999'");
+  // What is left of the 1 PB after the first row.
+  EXPECT_EQ(error("parameter,elements,dtype\nw,200000000000000,torch.float32\nv,60000000000000,torch.float32\n"),
+            "p.csv:3: elements: expected an integer in [1, 50000000000000] (the model's gradients "
+            "at most 1 PB in all), got '60000000000000'");
   EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.int64\n").rfind("p.csv:2: dtype: expected a floating-point", 0), 0u);
-  EXPECT_EQ(error("parameter,elements,dtype\nw,4\n"), "p.csv:2: row: expected 3 fields, got 'w,4'");
-  EXPECT_EQ(error(""), "p.csv:1: header: expected parameter,elements,dtype, got an empty file");
+  EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.float32\nw,4,torch.float32\n"),
+            "p.csv:3: parameter: expected each parameter once, got 'w'");
+  EXPECT_EQ(error("parameter,elements,dtype\n,4,torch.float32\n"), "p.csv:2: parameter: expected a value, got ''");
+  EXPECT_EQ(error("parameter,elements,dtype\nw,4\n"), "p.csv:2: expected 3 fields as in the header, got 2");
+  EXPECT_EQ(error(""), "p.csv:1: expected a header row, got an empty file");
+  EXPECT_EQ(error("parameter,elements,dtype\n"), "p.csv: expected at least one parameter row, got none");
 }
 
 }  // namespace

@@ -2,13 +2,14 @@
 # The bad-input suite: every case in cases.txt must make scalecast exit with code 2, print exactly
 # one line on stderr (nothing on stdout) holding the case's expected fragment (which names the
 # file and the key), leave an existing output file unchanged and create no other file. Cases of a
-# command this build lacks (execute, profile) are left out.
+# command this build lacks (execute, profile, import-trace) are left out.
 # Usage: run.sh SCALECAST SOURCE_DIR
 set -u
 bin=$1
 src=$2
 here=$src/tests/bad_inputs
 valid=tests/bad_inputs/valid
+fixtures=tests/fixtures/torch_traces  # a valid trace (mlp.json) and its parameter list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -43,6 +44,8 @@ command_for() {  # command_for CASE
     testbeds) echo "validate --data $(data_folder ddl-benchmarks-2020-05-29.csv "$here/valid/ddl-benchmarks-2020-05-29.csv" "$here/$file") --write-baseline {out}" ;;
     baseline) echo "validate --check $here/$file --write-baseline {out}" ;;
     dump) echo "profile --dump $here/$file -o {out} --trace {new}" ;;
+    trace) echo "import-trace $here/$file --parameters $fixtures/mlp.parameters.csv -o {out}" ;;
+    parameters) echo "import-trace $fixtures/mlp.json --parameters $here/$file -o {out}" ;;
     options) sed "s|{valid}|$valid|g" "$here/$file" ;;
   esac
 }
