@@ -111,8 +111,8 @@ CalibratedCluster read_calibrated_cluster(const std::string& path) {
     if (spread && spread.IsMap()) {
       c.ratio_p05 = spread["p05"].as<double>();
       c.ratio_p95 = spread["p95"].as<double>();
-      c.has_spread = c.ratio_p05 > 0 && c.ratio_p95 >= c.ratio_p05;
-      if (!c.has_spread) throw YAML::Exception(YAML::Mark::null_mark(), "p05 <= p95, both positive");
+      c.has_spread = c.ratio_p05 > 0 && c.ratio_p95 >= c.ratio_p05 && std::isfinite(c.ratio_p95);
+      if (!c.has_spread) throw YAML::Exception(YAML::Mark::null_mark(), "p05 <= p95, both positive and finite");
     }
   } catch (const YAML::Exception& e) {
     throw SourceError(path + ": calibration.measured_over_predicted: expected {p05, p50, p95} ratios, got " + e.msg);
