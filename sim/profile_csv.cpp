@@ -104,13 +104,14 @@ std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, 
   return grads;
 }
 
-// Checks the value of a metadata key the simulator reads.
-void check_metadata(const RowReader& r, const std::string& key, const std::string& value) {
+// Checks the value of a metadata key the simulator reads; the batch goes into the workload.
+void read_metadata(const RowReader& r, const std::string& key, const std::string& value, Profile& profile) {
   if (key == "batch_per_gpu") {
     int b = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), b);
     if (ec != std::errc() || p != value.data() + value.size() || b < 1 || b > ranges::kMaxBatch)
       r.fail(key, "an integer in [1, " + std::to_string(ranges::kMaxBatch) + "]", value);
+    profile.workload.batch_per_gpu = b;
   } else if (key == "step_s") {
     double v = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
@@ -151,7 +152,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
         const std::string key = trim(line.substr(1, colon - 1));
         profile.metadata[key] = trim(line.substr(colon + 1));
         profile.metadata_line[key] = line_no;
-        check_metadata(r, key, profile.metadata[key]);
+        read_metadata(r, key, profile.metadata[key], profile);
       }
       continue;
     }
@@ -196,8 +197,6 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
       RowReader(path, profile.metadata_line["model"]).fail("model", "a model name in UTF-8", it->second);
     profile.workload.model = it->second;
   }
-  if (auto it = profile.metadata.find("batch_per_gpu"); it != profile.metadata.end())
-    profile.workload.batch_per_gpu = std::stoi(it->second);  // checked by check_metadata
   return profile;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "profiler/check_workload/network.h"
+#include "profiler/mean_std.h"
 #include "profiler/profile_csv.h"
 #include "sim/output_files.h"
 
@@ -64,22 +65,6 @@ Options parse(int argc, char** argv) {
   if (o.out.empty()) throw std::invalid_argument("--out is required");
   if (o.warmup >= o.iterations) throw std::invalid_argument("--warmup must be below --iterations");
   return o;
-}
-
-struct MeanStd {
-  double mean = 0;
-  double std = 0;
-};
-
-MeanStd mean_std(const std::vector<double>& v) {
-  MeanStd out;
-  for (const double x : v) out.mean += x;
-  out.mean /= static_cast<double>(v.size());
-  if (v.size() < 2) return out;
-  double sum_sq = 0;
-  for (const double x : v) sum_sq += (x - out.mean) * (x - out.mean);
-  out.std = std::sqrt(sum_sq / static_cast<double>(v.size() - 1));
-  return out;
 }
 
 // Start and end events of one (iteration, layer, phase).
@@ -140,7 +125,7 @@ int run(const Options& o) {
   truth.gpu = properties.name;
   truth.iterations = o.iterations - o.warmup;
   truth.warmup = o.warmup;
-  truth.step_s = mean_std(std::vector<double>(step_s.begin() + o.warmup, step_s.end())).mean;
+  truth.step_s = scalecast::profiler::mean_std(std::vector<double>(step_s.begin() + o.warmup, step_s.end())).mean;
   truth.has_grad_tensor_bytes = true;
   for (int l = 0; l < layers; ++l) {
     std::vector<double> phase_ms[2];
@@ -152,8 +137,8 @@ int run(const Options& o) {
         phase_ms[phase].push_back(ms);
       }
     }
-    const MeanStd fwd = mean_std(phase_ms[0]);
-    const MeanStd bwd = mean_std(phase_ms[1]);
+    const scalecast::profiler::MeanStd fwd = scalecast::profiler::mean_std(phase_ms[0]);
+    const scalecast::profiler::MeanStd bwd = scalecast::profiler::mean_std(phase_ms[1]);
     scalecast::profiler::ProfileLayer layer;
     layer.name = net.name(l);
     layer.forward_ms = fwd.mean;
