@@ -2,10 +2,10 @@
 // block back as scenario overrides, the size curve as one map.
 #include "calibration/calibrated_cluster.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "sim/input_error.h"
@@ -13,11 +13,6 @@
 namespace scalecast::calibration {
 namespace {
 
-std::string number(double v, const char* format = "%.4g") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 bool writes_value(const ParameterFit& r) { return r.status == FitStatus::fitted; }
 
@@ -47,12 +42,12 @@ void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
       << "calibration:\n  scenario: " << rec.scenario << "\n  measurements:\n";
   for (const auto& m : rec.measurements) out << "    - " << m << "\n";
   out << "  samples: " << f.start_residuals.size() << "\n"
-      << "  held_out_error_pct: {defaults: " << number(mape(rec.cv.before), "%.2f")
-      << ", calibrated: " << number(mape(rec.cv.after), "%.2f") << ", folds: " << rec.cv.folds << "}\n";
+      << "  held_out_error_pct: {defaults: " << fmt::format("{:.2f}", mape(rec.cv.before))
+      << ", calibrated: " << fmt::format("{:.2f}", mape(rec.cv.after)) << ", folds: " << rec.cv.folds << "}\n";
   std::vector<double> ratios;
   for (double r : rec.cv.after) ratios.push_back(std::exp(-r));
-  out << "  measured_over_predicted: {p05: " << number(quantile(ratios, 0.05)) << ", p50: "
-      << number(quantile(ratios, 0.5)) << ", p95: " << number(quantile(ratios, 0.95)) << "}\n"
+  out << "  measured_over_predicted: {p05: " << fmt::format("{:.4g}", quantile(ratios, 0.05)) << ", p50: "
+      << fmt::format("{:.4g}", quantile(ratios, 0.5)) << ", p95: " << fmt::format("{:.4g}", quantile(ratios, 0.95)) << "}\n"
       << "  parameters:\n";
   for (size_t i = 0; i < f.parameters.size(); ++i) {
     const Parameter& p = f.parameters[i];
@@ -79,8 +74,8 @@ void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
     std::string map = "{";
     for (const auto& [bytes, factor] : f.cluster.net.size_curve.anchors()) {
       const bool mib = bytes >= 1024 * 1024;
-      map += (map.size() > 1 ? ", " : "") + number(bytes / (mib ? 1024 * 1024 : 1024), "%.0f") + (mib ? "MiB" : "KiB") +
-             ": " + number(factor);
+      map += (map.size() > 1 ? ", " : "") + fmt::format("{:.0f}", bytes / (mib ? 1024 * 1024 : 1024)) + (mib ? "MiB" : "KiB") +
+             ": " + fmt::format("{:.4g}", factor);
     }
     sections["network"].push_back({"bandwidth_by_size", map + "}"});
   }

@@ -4,7 +4,7 @@
 #include "calibration/transport_parameters.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "sim/units.h"
 
@@ -76,14 +76,13 @@ std::vector<Parameter> transport_parameters(const Cluster& base, bool with_serve
 }
 
 std::string scenario_value(Quantity q, double v) {
-  char buf[64];
   switch (q) {
-    case Quantity::seconds: std::snprintf(buf, sizeof buf, "%.6gus", v * 1e6); break;
-    case Quantity::network_rate: std::snprintf(buf, sizeof buf, "%.6gGbps", v / units::kGbps); break;
-    case Quantity::fabric_rate: std::snprintf(buf, sizeof buf, "%.6gGB/s", v / units::kGBps); break;
-    case Quantity::share: std::snprintf(buf, sizeof buf, "%.6g", v); break;
+    case Quantity::seconds: return fmt::format("{:.6g}us", v * 1e6);
+    case Quantity::network_rate: return fmt::format("{:.6g}Gbps", v / units::kGbps);
+    case Quantity::fabric_rate: return fmt::format("{:.6g}GB/s", v / units::kGBps);
+    case Quantity::share: return fmt::format("{:.6g}", v);
   }
-  return buf;
+  return {};
 }
 
 }  // namespace scalecast::calibration

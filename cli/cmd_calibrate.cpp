@@ -4,6 +4,7 @@
 // writes the calibrated cluster file that --cluster reads.
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 
@@ -104,13 +105,13 @@ int run(const std::vector<std::string>& args) {
     rec.cv = calibration::cross_validate(samples, base->cluster, parameters, folds);
     print_parameters(std::cerr, rec.fit);
     const double before = calibration::mape(rec.cv.before), after = calibration::mape(rec.cv.after);
-    std::cerr << "\nmean error of the fitted measurements: " << fmt("%.1f%%", calibration::mape(rec.fit.start_residuals))
-              << " with the defaults, " << fmt("%.1f%%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
-              << "held out (" << rec.cv.folds << "-fold cross-validation): " << fmt("%.1f%%", before)
-              << " with the defaults, " << fmt("%.1f%%", after) << " calibrated\n";
+    std::cerr << "\nmean error of the fitted measurements: " << fmt::format("{:.1f}%", calibration::mape(rec.fit.start_residuals))
+              << " with the defaults, " << fmt::format("{:.1f}%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
+              << "held out (" << rec.cv.folds << "-fold cross-validation): " << fmt::format("{:.1f}%", before)
+              << " with the defaults, " << fmt::format("{:.1f}%", after) << " calibrated\n";
     if (after > before)
       std::cerr << "WARNING: calibrated predictions of held-out measurements are worse than the defaults' ("
-                << fmt("%.1f%%", before) << " -> " << fmt("%.1f%%", after)
+                << fmt::format("{:.1f}%", before) << " -> " << fmt::format("{:.1f}%", after)
                 << "): the measurements do not support these constants; check them before you use the file\n";
     write_output(output, [&](std::ostream& o) { calibration::write_calibrated_cluster(o, rec); });
     return 0;

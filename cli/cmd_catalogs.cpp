@@ -1,6 +1,7 @@
 // `scalecast models`, `gpus`, `methods` and `backends`: what the zoo, the GPU catalog, the
 // strategy presets and the backend registry hold, as tables with units.
 #include <algorithm>
+#include <fmt/format.h>
 #include <iostream>
 
 #include "cli/command.h"
@@ -56,7 +57,7 @@ int models(const std::vector<std::string>& args) {
       double flops = 0;
       for (const auto& l : w.layers) flops += l.forward_flops;
       t.add_row({info.name, std::to_string(w.parameters()), std::to_string(w.grad_tensor_count()),
-                 fmt("%.1f", static_cast<double>(w.grad_bytes()) / 1e6), fmt("%.2f", flops / 1e9),
+                 fmt::format("{:.1f}", static_cast<double>(w.grad_bytes()) / 1e6), fmt::format("{:.2f}", flops / 1e9),
                  info.sample_unit, info.description});
     }
     t.write(std::cout);
@@ -73,9 +74,9 @@ int gpus(const std::vector<std::string>& args) {
     TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
                 {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", ""});
     for (const auto& g : gpu_catalog())
-      t.add_row({g.name, g.full_name, fmt("%.2f", g.fp32_flops / 1e12), fmt("%.1f", g.tf32_flops / 1e12),
-                 fmt("%.1f", g.fp16_flops / 1e12), fmt("%.0f", g.memory_bandwidth / 1e9),
-                 fmt("%.0f", g.memory_bytes / units::kGiB), g.source});
+      t.add_row({g.name, g.full_name, fmt::format("{:.2f}", g.fp32_flops / 1e12), fmt::format("{:.1f}", g.tf32_flops / 1e12),
+                 fmt::format("{:.1f}", g.fp16_flops / 1e12), fmt::format("{:.0f}", g.memory_bandwidth / 1e9),
+                 fmt::format("{:.0f}", g.memory_bytes / units::kGiB), g.source});
     t.write(std::cout);
   });
 }

@@ -1,6 +1,7 @@
 // `scalecast compare PREDICTED MEASURED`: two timelines of one schedule side by side, per
 // iteration and per communication task, with the error of the prediction in percent.
 #include <algorithm>
+#include <fmt/format.h>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -37,8 +38,8 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
   TextTable it({"iteration", "predicted", "measured", "error"}, {"", "s", "s", "%"});
   for (const ComparisonRow& r : rows)
     if (r.kind != "comm")
-      it.add_row({r.kind == "steady" ? "steady" : std::to_string(r.iteration), fmt("%.4f", r.predicted_s),
-                  fmt("%.4f", r.measured_s), fmt("%+.1f", r.error_pct())});
+      it.add_row({r.kind == "steady" ? "steady" : std::to_string(r.iteration), fmt::format("{:.4f}", r.predicted_s),
+                  fmt::format("{:.4f}", r.measured_s), fmt::format("{:+.1f}", r.error_pct())});
   it.write(out);
   TextTable ct({"task", "name", "iteration", "op", "bytes", "predicted", "measured", "error"},
                {"", "", "", "", "B", "ms", "ms", "%"});
@@ -46,8 +47,8 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
   double psum = 0, msum = 0;
   for (const ComparisonRow& r : rows) {
     if (r.kind != "comm") continue;
-    ct.add_row({std::to_string(r.task), r.name, std::to_string(r.iteration), r.op, fmt("%.0f", r.bytes),
-                fmt("%.3f", r.predicted_s * 1e3), fmt("%.3f", r.measured_s * 1e3), fmt("%+.1f", r.error_pct())});
+    ct.add_row({std::to_string(r.task), r.name, std::to_string(r.iteration), r.op, fmt::format("{:.0f}", r.bytes),
+                fmt::format("{:.3f}", r.predicted_s * 1e3), fmt::format("{:.3f}", r.measured_s * 1e3), fmt::format("{:+.1f}", r.error_pct())});
     errors.push_back(std::abs(r.error_pct()));
     psum += r.predicted_s;
     msum += r.measured_s;
@@ -56,8 +57,8 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
   out << '\n';
   ct.write(out);
   std::nth_element(errors.begin(), errors.begin() + errors.size() / 2, errors.end());
-  out << "\ncommunication tasks: " << errors.size() << ", summed time predicted " << fmt("%.4f", psum)
-      << " s, measured " << fmt("%.4f", msum) << " s; median |error| " << fmt("%.1f", errors[errors.size() / 2])
+  out << "\ncommunication tasks: " << errors.size() << ", summed time predicted " << fmt::format("{:.4f}", psum)
+      << " s, measured " << fmt::format("{:.4f}", msum) << " s; median |error| " << fmt::format("{:.1f}", errors[errors.size() / 2])
       << " %\n";
 }
 
@@ -65,8 +66,8 @@ void write_csv(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   out << "kind,task,name,iteration,op,bytes,predicted_s,measured_s,error_pct\n";
   for (const ComparisonRow& r : rows)
     out << r.kind << ',' << (r.task >= 0 ? std::to_string(r.task) : "") << ',' << csv_field(r.name) << ','
-        << (r.iteration >= 0 ? std::to_string(r.iteration) : "") << ',' << r.op << ',' << fmt("%.0f", r.bytes) << ','
-        << fmt("%.9f", r.predicted_s) << ',' << fmt("%.9f", r.measured_s) << ',' << fmt("%.3f", r.error_pct()) << '\n';
+        << (r.iteration >= 0 ? std::to_string(r.iteration) : "") << ',' << r.op << ',' << fmt::format("{:.0f}", r.bytes) << ','
+        << fmt::format("{:.9f}", r.predicted_s) << ',' << fmt::format("{:.9f}", r.measured_s) << ',' << fmt::format("{:.3f}", r.error_pct()) << '\n';
 }
 
 int run(const std::vector<std::string>& args) {

@@ -2,6 +2,7 @@
 // Bad input exits 2 with one line; a partial or lone output file is never left behind.
 #include "cli/common.h"
 
+#include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
 
@@ -70,7 +71,7 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 
 WorkLimits LimitOptions::limits() const {
   WorkLimits l;
-  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + fmt("%g", max_events));
+  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + fmt::format("{:g}", max_events));
   l.max_events = max_events;
   try {
     l.max_memory_bytes = units::parse_bytes(max_memory);

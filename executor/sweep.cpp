@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <fmt/format.h>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -128,11 +129,11 @@ void write_sweep_table(std::ostream& out, const SweepResult& r) {
   }
   TextTable t(names, unit_row);
   for (const SweepRow& x : r.rows) {
-    std::vector<std::string> cells = {fmt("%.0f", x.bytes), fmt("%.1f", x.time_s * 1e6),
-                                      fmt("%.3f", x.algbw / units::kGBps), fmt("%.3f", x.busbw / units::kGBps)};
+    std::vector<std::string> cells = {fmt::format("{:.0f}", x.bytes), fmt::format("{:.1f}", x.time_s * 1e6),
+                                      fmt::format("{:.3f}", x.algbw / units::kGBps), fmt::format("{:.3f}", x.busbw / units::kGBps)};
     if (predicted) {
-      cells.push_back(x.predicted_s >= 0 ? fmt("%.1f", x.predicted_s * 1e6) : "-");
-      cells.push_back(x.predicted_s >= 0 ? fmt("%+.1f", 100 * (x.predicted_s - x.time_s) / x.time_s) : "-");
+      cells.push_back(x.predicted_s >= 0 ? fmt::format("{:.1f}", x.predicted_s * 1e6) : "-");
+      cells.push_back(x.predicted_s >= 0 ? fmt::format("{:+.1f}", 100 * (x.predicted_s - x.time_s) / x.time_s) : "-");
     }
     t.add_row(cells);
   }
@@ -155,9 +156,9 @@ void write_sweep_csv(std::ostream& out, const SweepResult& r) {
                                                            : std::string(r.options.algorithm->name);
   for (const SweepRow& x : r.rows)
     out << to_string(r.options.op) << ',' << r.ranks << ',' << r.options.transport << ',' << impl << ','
-        << fmt("%.0f", x.bytes) << ',' << fmt("%.9f", x.time_s) << ',' << fmt("%.6f", x.algbw / units::kGBps)
-        << ',' << fmt("%.6f", x.busbw / units::kGBps) << ','
-        << (x.predicted_s >= 0 ? fmt("%.9f", x.predicted_s) : std::string()) << '\n';
+        << fmt::format("{:.0f}", x.bytes) << ',' << fmt::format("{:.9f}", x.time_s) << ',' << fmt::format("{:.6f}", x.algbw / units::kGBps)
+        << ',' << fmt::format("{:.6f}", x.busbw / units::kGBps) << ','
+        << (x.predicted_s >= 0 ? fmt::format("{:.9f}", x.predicted_s) : std::string()) << '\n';
 }
 
 }  // namespace scalecast::executor

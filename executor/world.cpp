@@ -2,7 +2,7 @@
 // that dies makes the store post an abort naming it, which every other rank's watcher acts on.
 #include "executor/world.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
 #include <sstream>
 
@@ -30,9 +30,7 @@ std::string digest(const std::string& text) {
     h ^= c;
     h *= 1099511628211ull;
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return fmt::format("{:016x}", h);
 }
 
 World::World(const LaunchEnv& env, std::chrono::milliseconds timeout, std::string label)

@@ -2,7 +2,7 @@
 // quoting of input values in one-line error messages.
 #include "sim/input_text.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace scalecast {
 namespace {
@@ -65,9 +65,7 @@ std::string quote_input(std::string_view text) {
     } else if (c == '\r') {
       out += "\\r";
     } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", c);
-      out += buf;
+      out += fmt::format("\\x{:02X}", static_cast<unsigned char>(c));
     }
     ++i;
   }

@@ -3,8 +3,8 @@
 // profile's step time or the roofline (docs/MODEL.md, "Profiles").
 #include "sim/profile_workload.h"
 
-#include <cstdio>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "sim/gpu_catalog.h"
 #include "sim/profile_csv.h"
@@ -48,12 +48,6 @@ std::string check_gpu(const Profile& profile, const Scenario& s) {
   return "";
 }
 
-std::string number(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
 }  // namespace
 
 BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& params) {
@@ -75,11 +69,11 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
     const double step_s = std::stod(profile.metadata["step_s"]);
     if (step_s < layers_s)
       throw ProfileError(profile.where("step_s") + ": expected at least the layers' forward + " +
-                         "backward (" + number("%.9f", layers_s) + " s), got '" +
+                         "backward (" + fmt::format("{:.9f}", layers_s) + " s), got '" +
                          profile.metadata["step_s"] +
                          "' (remove the line to take the optimizer step from the roofline)");
     w.optimizer_s = step_s - layers_s;
-    out.source += "; " + number("%.4g", w.optimizer_s * 1e3) +
+    out.source += "; " + fmt::format("{:.4g}", w.optimizer_s * 1e3) +
                   " ms of the step outside the layers as the optimizer step";
   }
 
@@ -93,7 +87,7 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
       layer.forward_s *= factor;
       layer.backward_s *= factor;
     }
-    out.source += "; layers scaled x" + number("%.4g", factor) + " from batch " +
+    out.source += "; layers scaled x" + fmt::format("{:.4g}", factor) + " from batch " +
                   std::to_string(profiled_batch);
   }
 

@@ -3,16 +3,12 @@
 #include "sim/ranges.h"
 
 #include <cmath>
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace scalecast {
 namespace {
 
-std::string figure(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", x);
-  return buf;
-}
+std::string figure(double x) { return fmt::format("{:.15g}", x); }
 
 }  // namespace
 

@@ -4,7 +4,7 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <fmt/format.h>
 #include <map>
 #include <utility>
 #include <vector>
@@ -78,15 +78,9 @@ const PrefixSteps& binary_steps() {
 
 std::string format_with_prefix(double value, const char* unit, const PrefixSteps& steps) {
   for (const auto& [scale, prefix] : steps) {
-    if (std::fabs(value) >= scale) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.3g %s%s", value / scale, prefix, unit);
-      return buf;
-    }
+    if (std::fabs(value) >= scale) return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g %s", value, unit);
-  return buf;
+  return fmt::format("{:.3g} {}", value, unit);
 }
 
 }  // namespace
@@ -123,13 +117,11 @@ double parse_flops(std::string_view text) {
 }
 
 std::string format_seconds(double seconds) {
-  char buf[64];
-  double a = std::fabs(seconds);
-  if (a >= 1.0 || a == 0.0) std::snprintf(buf, sizeof buf, "%.4g s", seconds);
-  else if (a >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g ms", seconds * 1e3);
-  else if (a >= 1e-6) std::snprintf(buf, sizeof buf, "%.4g us", seconds * 1e6);
-  else std::snprintf(buf, sizeof buf, "%.4g ns", seconds * 1e9);
-  return buf;
+  const double a = std::fabs(seconds);
+  if (a >= 1.0 || a == 0.0) return fmt::format("{:.4g} s", seconds);
+  if (a >= 1e-3) return fmt::format("{:.4g} ms", seconds * 1e3);
+  if (a >= 1e-6) return fmt::format("{:.4g} us", seconds * 1e6);
+  return fmt::format("{:.4g} ns", seconds * 1e9);
 }
 
 std::string format_rate(double bytes_per_second) {

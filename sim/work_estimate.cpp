@@ -4,7 +4,7 @@
 #include "sim/work_estimate.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "sim/units.h"
 
@@ -14,11 +14,7 @@ namespace {
 // Schedule, timeline and the scheduling policy's state of one task, in bytes.
 constexpr double kBytesPerTask = 512;
 
-std::string figure(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
+std::string figure(double x) { return fmt::format("{:.3g}", x); }
 
 }  // namespace
 

@@ -2,7 +2,7 @@
 // (sim/profile_workload). A measured single-GPU throughput rescales either to its iteration time.
 #include "sim/workload_builder.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "sim/compute_model.h"
 #include "sim/profile_workload.h"
@@ -27,10 +27,8 @@ BuiltWorkload build_workload(const Scenario& s) {
   }
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, ", scaled x%.3f to %.4g samples/s", out.scale_factor,
-                  s.compute.single_gpu_throughput);
-    out.source += buf;
+    out.source += fmt::format(", scaled x{:.3f} to {:.4g} samples/s", out.scale_factor,
+                              s.compute.single_gpu_throughput);
   }
   return out;
 }

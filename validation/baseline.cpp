@@ -2,6 +2,8 @@
 // MAPE per table and mode with baseline.csv and names every figure it compared.
 #include "validation/baseline.h"
 
+#include <fmt/format.h>
+
 #include "sim/report/text_table.h"
 #include "sim/csv.h"
 #include "validation/data_error.h"
@@ -34,7 +36,7 @@ void write_baseline(std::ostream& out, const ValidationResult& v) {
       const SummaryLine* l = gate_line(lines, table, mode);
       if (l == nullptr || l->rows.empty()) continue;
       out << table << ',' << to_string(mode) << ',' << v.backend << ',' << l->rows.size() << ','
-          << fmt("%.2f", l->errors.mape) << '\n';
+          << fmt::format("{:.2f}", l->errors.mape) << '\n';
     }
   }
 }
@@ -60,14 +62,14 @@ BaselineCheck check_baseline(const std::vector<BaselineEntry>& baseline, const V
     bool ok = true;
     if (l == nullptr || l->rows.empty()) {
       ok = false;
-      text += "no predicted rows (recorded " + fmt("%.2f%%", e.mape_pct) + " over " +
+      text += "no predicted rows (recorded " + fmt::format("{:.2f}%", e.mape_pct) + " over " +
               std::to_string(e.rows) + " rows)";
     } else {
       const double limit = e.mape_pct + allowed_points;
       ok = l->errors.mape <= limit && l->rows.size() >= e.rows;
-      text += "MAPE " + fmt("%.2f%%", l->errors.mape) + " over " + std::to_string(l->rows.size()) +
-              " rows (recorded " + fmt("%.2f%%", e.mape_pct) + " over " + std::to_string(e.rows) +
-              ", limit " + fmt("%.2f%%", limit) + ")";
+      text += "MAPE " + fmt::format("{:.2f}%", l->errors.mape) + " over " + std::to_string(l->rows.size()) +
+              " rows (recorded " + fmt::format("{:.2f}%", e.mape_pct) + " over " + std::to_string(e.rows) +
+              ", limit " + fmt::format("{:.2f}%", limit) + ")";
       if (l->rows.size() < e.rows) text += ": fewer rows predicted than recorded";
     }
     check.lines.push_back(text + (ok ? ": ok" : ": WORSE"));

@@ -2,9 +2,9 @@
 // --set override, checks that the row and the scenario describe the same run, builds the workload.
 #include "validation/cases.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 
 #include "sim/strategy.h"
 #include "sim/workload_builder.h"
@@ -45,11 +45,9 @@ Case make_case(const MeasuredRow& row, const TestbedMap& testbeds) {
     return not_expressible(path, "model '" + model + "' is not in the zoo (sim/zoo registry)");
   if (!has_preset(row.method))
     return not_expressible(path, "no strategy preset for method '" + row.method + "'");
-  char single[64];
-  std::snprintf(single, sizeof single, "%.17g", row.single_gpu_throughput);
   Case c;
   c.scenario_path = path;
-  c.scenario = load_scenario(path, {std::string("gpu.single_gpu_throughput=") + single});
+  c.scenario = load_scenario(path, {fmt::format("gpu.single_gpu_throughput={:.17g}", row.single_gpu_throughput)});
   const Scenario& s = c.scenario;
   if (s.model.batch_per_gpu != row.batch_per_gpu)
     throw DataError(where(row) + ": batch_per_gpu: expected " +

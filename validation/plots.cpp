@@ -2,15 +2,22 @@
 // that draws every PNG (pngcairo when available, else png), run with the report folder as cwd.
 #include "validation/plots.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+#include <cerrno>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
 #include <tuple>
 
 #include "sim/report/text_table.h"
+
+extern char** environ;
 
 namespace scalecast::validation {
 namespace {
@@ -41,10 +48,26 @@ std::string quoted(const std::string& text) {  // a gnuplot single-quoted string
   return out + "'";
 }
 
-std::string shell_quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+// Runs `gnuplot plots.gp` in `folder` (no shell), its output in gnuplot.log there. Returns the
+// exit status, or -1 when gnuplot cannot be started (not installed).
+int run_gnuplot(const fs::path& folder) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string log = (folder / "gnuplot.log").string();
+  const std::string dir = folder.string();
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  char program[] = "gnuplot", script[] = "plots.gp";
+  char* argv[] = {program, script, nullptr};
+  pid_t pid = 0;
+  const int error = posix_spawnp(&pid, program, &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 struct Plot {
@@ -88,8 +111,8 @@ Plot scaling_plot(const ValidationResult& v, Mode mode, const std::string& table
       if (r.table != table || r.model != model || r.network != network || r.method != method ||
           !p.predicted)
         continue;
-      block += std::to_string(r.gpus) + " " + fmt("%.6g", r.throughput) + " " +
-               fmt("%.6g", std::max(0.0, r.stddev)) + " " + fmt("%.6g", p.throughput) + "\n";
+      block += std::to_string(r.gpus) + " " + fmt::format("{:.6g}", r.throughput) + " " +
+               fmt::format("{:.6g}", std::max(0.0, r.stddev)) + " " + fmt::format("{:.6g}", p.throughput) + "\n";
       any = true;
     }
     if (!any) continue;
@@ -121,8 +144,8 @@ Plot scatter_plot(const ValidationResult& v, Mode mode, const fs::path& dir) {
     bool any = false;
     for (std::size_t i : v.evaluated_rows(mode, false)) {
       if (v.rows[i].table != table) continue;
-      block += fmt("%.6g", v.rows[i].throughput) + " " +
-               fmt("%.6g", v.predictions(mode)[i].throughput) + "\n";
+      block += fmt::format("{:.6g}", v.rows[i].throughput) + " " +
+               fmt::format("{:.6g}", v.predictions(mode)[i].throughput) + "\n";
       any = true;
     }
     if (!any) continue;
@@ -166,14 +189,13 @@ PlotOutcome write_plots(const ValidationResult& v, const std::string& dir, std::
   for (const auto& p : plots) script += "\n" + p.script;
   write_file(folder / "plots.gp", script);
   PlotOutcome out;
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+  progress << "validate: drawing " << plots.size() << " plots with gnuplot\n";
+  const int status = run_gnuplot(folder);
+  if (status < 0) {
     out.problem = "gnuplot is not installed: the data files and plots.gp are written, no PNGs";
     return out;
   }
-  progress << "validate: drawing " << plots.size() << " plots with gnuplot\n";
-  const std::string command =
-      "cd " + shell_quoted(folder.string()) + " && gnuplot plots.gp > gnuplot.log 2>&1";
-  if (std::system(command.c_str()) != 0) {
+  if (status != 0) {
     out.problem = "gnuplot failed (see gnuplot.log in the report folder)";
     return out;
   }

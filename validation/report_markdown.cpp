@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "sim/report/text_table.h"
 #include "validation/summary.h"
@@ -24,7 +25,7 @@ void header(std::ostream& out, const std::vector<std::string>& names) {
   out << '\n';
 }
 
-std::string pct(double value) { return fmt("%+.1f%%", value); }
+std::string pct(double value) { return fmt::format("{:+.1f}%", value); }
 
 void summary_section(std::ostream& out, const ValidationResult& v) {
   out << "## Summary\n\nMAPE = mean over rows of |predicted - measured| / measured. *all*: every "
@@ -38,9 +39,9 @@ void summary_section(std::ostream& out, const ValidationResult& v) {
                                  ? "-"
                                  : std::to_string(l.ranking.agree) + "/" +
                                        std::to_string(l.ranking.pairs) + " (" +
-                                       fmt("%.0f%%", 100 * l.ranking.share()) + ")";
+                                       fmt::format("{:.0f}%", 100 * l.ranking.share()) + ")";
     row(out, {l.table, to_string(l.mode), subset_name(l), std::to_string(l.rows.size()),
-              fmt("%.1f%%", l.errors.mape), worst, pct(l.errors.worst_error_pct), rank,
+              fmt::format("{:.1f}%", l.errors.mape), worst, pct(l.errors.worst_error_pct), rank,
               std::to_string(l.not_expressible)});
   }
   out << '\n';
@@ -71,13 +72,13 @@ void fits_section(std::ostream& out, const ValidationResult& v) {
                 calibration::to_string(r.status)});
     }
     out << "\nFitted " << g.rows.size() << " rows (" << g.fit.evaluations << " evaluations); mean error "
-        << fmt("%.1f%%", calibration::mape(g.fit.start_residuals)) << " at the defaults, "
-        << fmt("%.1f%%", calibration::mape(g.fit.fitted_residuals)) << " fitted:\n\n";
+        << fmt::format("{:.1f}%", calibration::mape(g.fit.start_residuals)) << " at the defaults, "
+        << fmt::format("{:.1f}%", calibration::mape(g.fit.fitted_residuals)) << " fitted:\n\n";
     header(out, {"fitted row", "measured", "error at the defaults", "error fitted"});
     for (std::size_t k = 0; k < g.rows.size(); ++k) {
       const MeasuredRow& r = v.rows[g.rows[k]];
       // Throughput error from log(predicted / measured) iteration time.
-      row(out, {row_label(r), fmt("%.5g", r.throughput), pct(100 * (std::exp(-g.fit.start_residuals[k]) - 1)),
+      row(out, {row_label(r), fmt::format("{:.5g}", r.throughput), pct(100 * (std::exp(-g.fit.start_residuals[k]) - 1)),
                 pct(100 * (std::exp(-g.fit.fitted_residuals[k]) - 1))});
     }
     out << '\n';
@@ -93,7 +94,7 @@ void groups_section(std::ostream& out, const ValidationResult& v) {
     for (const char* column : {"network", "model", "method"}) {
       for (const auto& g : group_errors(points, column)) {
         row(out, {to_string(mode), g.table, column, g.key, std::to_string(g.summary.rows),
-                  fmt("%.1f%%", g.summary.mape), row_label(v.rows[rows[g.summary.worst]]),
+                  fmt::format("{:.1f}%", g.summary.mape), row_label(v.rows[rows[g.summary.worst]]),
                   pct(g.summary.worst_error_pct)});
       }
     }
@@ -115,7 +116,7 @@ void worst_section(std::ostream& out, const ValidationResult& v) {
     for (std::size_t i : rows) {
       const double p = v.predictions(mode)[i].throughput;
       row(out, {to_string(mode), v.rows[i].table, row_label(v.rows[i]),
-                fmt("%.5g", v.rows[i].throughput), fmt("%.5g", p),
+                fmt::format("{:.5g}", v.rows[i].throughput), fmt::format("{:.5g}", p),
                 pct(100 * (p / v.rows[i].throughput - 1))});
     }
   }
@@ -148,7 +149,7 @@ void not_expressible_section(std::ostream& out, const ValidationResult& v) {
   }
   header(out, {"table", "row", "measured", "scenario", "reason"});
   for (std::size_t i : missing)
-    row(out, {v.rows[i].table, row_label(v.rows[i]), fmt("%.5g", v.rows[i].throughput),
+    row(out, {v.rows[i].table, row_label(v.rows[i]), fmt::format("{:.5g}", v.rows[i].throughput),
               v.cases[i].scenario_path, v.cases[i].reason});
   out << '\n';
 }
@@ -173,11 +174,11 @@ void rows_section(std::ostream& out, const ValidationResult& v) {
                                       !v.cases[i].expressible
                                           ? "not expressible"
                                           : (v.calibration_row[i] ? "calibration" : "held-out"),
-                                      fmt("%.5g", r.throughput),
-                                      r.has_stddev() ? fmt("%.3g", r.stddev) : "-"};
+                                      fmt::format("{:.5g}", r.throughput),
+                                      r.has_stddev() ? fmt::format("{:.3g}", r.stddev) : "-"};
     for (Mode mode : v.modes) {
       const RowPrediction& p = v.predictions(mode)[i];
-      cells.push_back(p.predicted ? fmt("%.5g", p.throughput) : "-");
+      cells.push_back(p.predicted ? fmt::format("{:.5g}", p.throughput) : "-");
       cells.push_back(p.predicted ? pct(100 * (p.throughput / r.throughput - 1)) : "-");
     }
     row(out, cells);

@@ -3,7 +3,7 @@
 #include "validation/runner.h"
 
 #include <chrono>
-#include <cstdio>
+#include <fmt/format.h>
 #include <stdexcept>
 
 #include "sim/prediction.h"
@@ -104,10 +104,8 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       progress << "validate: calibrating " << table << " / " << network << " ..." << std::flush;
       GroupFit g = fit_group(v.rows, v.cases, table, network, *backend);
       if (g.fitted) {
-        char line[96];
-        std::snprintf(line, sizeof line, " %zu rows, error %.1f%% -> %.1f%% (fitted rows)\n", g.rows.size(),
-                      calibration::mape(g.fit.start_residuals), calibration::mape(g.fit.fitted_residuals));
-        progress << line;
+        progress << fmt::format(" {} rows, error {:.1f}% -> {:.1f}% (fitted rows)\n", g.rows.size(),
+                                calibration::mape(g.fit.start_residuals), calibration::mape(g.fit.fitted_residuals));
       } else {
         progress << " none (" << g.reason << ")\n";
       }

@@ -2,6 +2,7 @@
 // with one line per measured row and mode.
 #include "validation/summary.h"
 
+#include <fmt/format.h>
 #include <stdexcept>
 
 #include "sim/report/csv_field.h"
@@ -35,7 +36,7 @@ SummaryLine make_line(const ValidationResult& v, const std::string& table, Mode 
 std::string ranking_text(const RankingTotal& r) {
   if (r.pairs == 0) return "-";
   return std::to_string(r.agree) + "/" + std::to_string(r.pairs) + " = " +
-         fmt("%.0f%%", 100 * r.share());
+         fmt::format("{:.0f}%", 100 * r.share());
 }
 
 }  // namespace
@@ -70,8 +71,8 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
     for (const auto& l : lines) {
       const std::string worst = l.rows.empty() ? "" : row_label(v.rows[l.rows[l.errors.worst]]);
       out << l.table << ',' << to_string(l.mode) << ',' << subset_name(l) << ',' << l.measured_rows
-          << ',' << l.rows.size() << ',' << l.not_expressible << ',' << fmt("%.2f", l.errors.mape)
-          << ',' << csv_field(worst) << ',' << fmt("%.2f", l.errors.worst_error_pct) << ','
+          << ',' << l.rows.size() << ',' << l.not_expressible << ',' << fmt::format("{:.2f}", l.errors.mape)
+          << ',' << csv_field(worst) << ',' << fmt::format("{:.2f}", l.errors.worst_error_pct) << ','
           << l.ranking.agree << ',' << l.ranking.pairs << ',' << l.ranking.skipped << ','
           << v.backend << '\n';
     }
@@ -85,26 +86,26 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
   for (const auto& l : lines) {
     const std::string worst = l.rows.empty() ? "-" : row_label(v.rows[l.rows[l.errors.worst]]);
     t.add_row({l.table, to_string(l.mode), subset_name(l), std::to_string(l.rows.size()),
-               fmt("%.1f", l.errors.mape), worst, fmt("%+.1f", l.errors.worst_error_pct),
+               fmt::format("{:.1f}", l.errors.mape), worst, fmt::format("{:+.1f}", l.errors.worst_error_pct),
                ranking_text(l.ranking), std::to_string(l.not_expressible)});
   }
   t.write(out);
   out << "backend " << v.backend << "; throughput in samples/s (images or sequences per second); "
       << "error = (predicted - measured) / measured; calibrated rows are held out from the fit\n";
   const auto coverage = interval_coverage(v, kCoverageLevelPct);
-  out << "\n" << fmt("%g", kCoverageLevelPct) << "% prediction intervals (predict --interval " << fmt("%g", kCoverageLevelPct)
+  out << "\n" << fmt::format("{:g}", kCoverageLevelPct) << "% prediction intervals (predict --interval " << fmt::format("{:g}", kCoverageLevelPct)
       << "): measured rows inside\n";
   TextTable cover({"table", "mode", "rows", "inside", "coverage"}, {"", "", "", "rows", "%"});
   for (const auto& l : coverage)
     cover.add_row({l.table, to_string(l.mode), l.mode == Mode::calibrated ? "held-out" : "all", std::to_string(l.inside) + "/" + std::to_string(l.rows),
-               fmt("%.1f", 100 * l.share())});
+               fmt::format("{:.1f}", 100 * l.share())});
   cover.write(out);
   const auto networks = network_comparison(v);
   if (networks.empty()) return;
   out << "\nheld-out rows per network, like with like:\n";
   TextTable n({"table", "network", "rows", "zero-shot", "calibrated", "calibration"}, {"", "", "", "MAPE %", "MAPE %", ""});
   for (const auto& c : networks)
-    n.add_row({c.table, c.network, std::to_string(c.rows), fmt("%.1f", c.zero_shot_mape), fmt("%.1f", c.calibrated_mape),
+    n.add_row({c.table, c.network, std::to_string(c.rows), fmt::format("{:.1f}", c.zero_shot_mape), fmt::format("{:.1f}", c.calibrated_mape),
                c.calibrated_mape > c.zero_shot_mape + 1e-9 ? "WORSE" : "better or equal"});
   n.write(out);
 }
@@ -138,9 +139,9 @@ void write_rows_csv(std::ostream& out, const ValidationResult& v) {
                                                           : "calibration";
       out << r.table << ',' << r.network << ',' << r.model << ',' << r.method << ',' << r.gpus
           << ',' << r.batch_per_gpu << ',' << to_string(mode) << ',' << role << ','
-          << fmt("%.6g", r.throughput) << ',' << (r.has_stddev() ? fmt("%.6g", r.stddev) : "")
-          << ',' << (p.predicted ? fmt("%.6g", p.throughput) : "") << ','
-          << (p.predicted ? fmt("%.3f", 100 * (p.throughput - r.throughput) / r.throughput) : "")
+          << fmt::format("{:.6g}", r.throughput) << ',' << (r.has_stddev() ? fmt::format("{:.6g}", r.stddev) : "")
+          << ',' << (p.predicted ? fmt::format("{:.6g}", p.throughput) : "") << ','
+          << (p.predicted ? fmt::format("{:.3f}", 100 * (p.throughput - r.throughput) / r.throughput) : "")
           << ",samples/s," << v.backend << ',' << csv_field(c.scenario_path) << ','
           << csv_field(c.reason) << '\n';
     }

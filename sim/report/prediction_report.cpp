@@ -2,6 +2,7 @@
 // the same inputs give byte-identical output.
 #include "sim/report/prediction_report.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -22,7 +23,7 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
   const bool interval = with_interval(rows);
   std::vector<std::string> header = {"method", "gpus", "nodes", "iteration"}, units = {"", "", "", "s"};
   if (interval) {
-    const std::string level = fmt("%g", rows[0].interval_pct) + "%";
+    const std::string level = fmt::format("{:g}", rows[0].interval_pct) + "%";
     header.insert(header.end(), {level + " low", level + " high"});
     units.insert(units.end(), {"s", "s"});
   }
@@ -30,10 +31,10 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
   units.insert(units.end(), {unit + "/s", "x", "%", "s", "s", ""});
   TextTable t(header, units);
   for (const auto& r : rows) {
-    std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt("%.4f", r.iteration_s)};
-    if (interval) cells.insert(cells.end(), {fmt("%.4f", r.iteration_low_s), fmt("%.4f", r.iteration_high_s)});
-    cells.insert(cells.end(), {fmt("%.1f", r.throughput), fmt("%.2f", r.speedup), fmt("%.1f", 100 * r.efficiency),
-                               fmt("%.4f", r.compute_s), fmt("%.4f", r.exposed_comm_s), r.backend});
+    std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt::format("{:.4f}", r.iteration_s)};
+    if (interval) cells.insert(cells.end(), {fmt::format("{:.4f}", r.iteration_low_s), fmt::format("{:.4f}", r.iteration_high_s)});
+    cells.insert(cells.end(), {fmt::format("{:.1f}", r.throughput), fmt::format("{:.2f}", r.speedup), fmt::format("{:.1f}", 100 * r.efficiency),
+                               fmt::format("{:.4f}", r.compute_s), fmt::format("{:.4f}", r.exposed_comm_s), r.backend});
     t.add_row(cells);
   }
   t.write(out);
@@ -47,14 +48,14 @@ void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   out << '\n';
   for (const auto& r : rows) {
     out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
-        << r.batch_per_gpu << ',' << fmt("%.6f", r.iteration_s) << ',' << fmt("%.3f", r.throughput)
-        << ',' << fmt("%.4f", r.speedup) << ',' << fmt("%.4f", r.efficiency) << ','
-        << fmt("%.6f", r.compute_s) << ',' << fmt("%.6f", r.exposed_comm_s) << ',' << r.backend
+        << r.batch_per_gpu << ',' << fmt::format("{:.6f}", r.iteration_s) << ',' << fmt::format("{:.3f}", r.throughput)
+        << ',' << fmt::format("{:.4f}", r.speedup) << ',' << fmt::format("{:.4f}", r.efficiency) << ','
+        << fmt::format("{:.6f}", r.compute_s) << ',' << fmt::format("{:.6f}", r.exposed_comm_s) << ',' << r.backend
         << ',' << csv_field(r.sample_unit) << ',' << csv_field(r.overrides);
     if (interval)
-      out << ',' << fmt("%g", r.interval_pct) << ',' << fmt("%.6f", r.iteration_low_s) << ','
-          << fmt("%.6f", r.iteration_high_s) << ',' << fmt("%.3f", r.throughput_low()) << ','
-          << fmt("%.3f", r.throughput_high());
+      out << ',' << fmt::format("{:g}", r.interval_pct) << ',' << fmt::format("{:.6f}", r.iteration_low_s) << ','
+          << fmt::format("{:.6f}", r.iteration_high_s) << ',' << fmt::format("{:.3f}", r.throughput_low()) << ','
+          << fmt::format("{:.3f}", r.throughput_high());
     out << '\n';
   }
 }

@@ -3,7 +3,6 @@
 #include "sim/report/text_table.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 namespace scalecast {
@@ -33,12 +32,6 @@ void TextTable::write(std::ostream& out) const {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';
   }
-}
-
-std::string fmt(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
 }
 
 }  // namespace scalecast

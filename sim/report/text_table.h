@@ -18,7 +18,4 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;  // names, units, then data
 };
 
-// printf-style formatting of one number into a string.
-std::string fmt(const char* format, double value);
-
 }  // namespace scalecast
