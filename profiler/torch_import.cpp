@@ -48,10 +48,8 @@ std::string precision_of(const std::set<std::string>& types) {
 // Why a layer's name cannot be a profile CSV field, or "" when it can be one.
 std::string layer_name_problem(const std::string& name) {
   if (name.empty()) return "is empty";
-  if (name.find_first_of(",\"") != std::string::npos) return "holds a comma or quote";
   for (const unsigned char c : name)
     if (c < 0x20 || c == 0x7f) return "holds a line break or control character";
-  if (name.front() == '#') return "starts with '#'";
   return "";
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/csv.h"
 #include "sim/input_text.h"
 #include "sim/ranges.h"
 
@@ -17,12 +18,13 @@ namespace {
 const std::vector<std::string> kRequired = {"layer", "forward_ms", "backward_ms", "grad_tensors",
                                             "grad_bytes"};
 
-std::vector<std::string> split(const std::string& line, char sep) {
+// The sizes of grad_tensor_bytes, separated by ';'.
+std::vector<std::string> split_sizes(const std::string& listed) {
   std::vector<std::string> out;
   std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, sep)) out.push_back(field);
-  if (!line.empty() && line.back() == sep) out.emplace_back();
+  std::istringstream in(listed);
+  while (std::getline(in, field, ';')) out.push_back(field);
+  if (!listed.empty() && listed.back() == ';') out.emplace_back();
   return out;
 }
 
@@ -81,7 +83,7 @@ std::vector<GradTensor> row_grads(const RowReader& r, const std::string& layer, 
   std::vector<GradTensor> grads;
   if (!listed.empty()) {
     int64_t sum = 0;  // each size is at most grad_bytes, and so is the sum before each is added
-    for (const auto& piece : split(listed, ';')) {
+    for (const auto& piece : split_sizes(listed)) {
       if (static_cast<int64_t>(grads.size()) == tensors)
         r.fail("grad_tensor_bytes", std::to_string(tensors) + " sizes (grad_tensors)", listed);
       int64_t b = r.count("grad_tensor_bytes", trim(piece), bytes - sum);
@@ -157,7 +159,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
       continue;
     }
     if (header.empty()) {
-      header = split(line, ',');
+      header = split_csv_line(line);
       for (size_t i = 0; i < header.size(); ++i) column[trim(header[i])] = i;
       for (size_t i = 0; i < kRequired.size(); ++i)
         if (i >= header.size() || trim(header[i]) != kRequired[i])
@@ -165,7 +167,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
                  line);
       continue;
     }
-    auto fields = split(line, ',');
+    auto fields = split_csv_line(line);
     if (fields.size() != header.size())
       r.fail("row", std::to_string(header.size()) + " fields", std::to_string(fields.size()) + " fields");
     for (auto& f : fields) f = trim(f);

@@ -85,8 +85,18 @@ TEST(ProfileCsv, RoundTripThroughTheSimulatorReaderIsExactTo1ns) {
   }
 }
 
-TEST(ProfileCsv, NamesThatAreNotCsvFieldsAreRefused) {
-  for (const std::string bad : {"a,b", "quo\"te", "line\nbreak", "#comment", ""}) {
+TEST(ProfileCsv, NamesWithCommasQuotesOrHashAreQuotedAndReadBack) {
+  for (const std::string name : {"a,b", "quo\"te", "#comment", "#"}) {
+    Profile p = sample();
+    p.layers[0].name = name;
+    const scalecast::Profile back = scalecast::parse_profile_csv(text_of(p), "p.csv", 4);
+    ASSERT_EQ(back.workload.layers.size(), p.layers.size()) << name;
+    EXPECT_EQ(back.workload.layers[0].name, name);
+  }
+}
+
+TEST(ProfileCsv, NamesThatNoCsvLineCanHoldAreRefused) {
+  for (const std::string bad : {"line\nbreak", "carriage\rreturn", ""}) {
     Profile p = sample();
     p.layers[0].name = bad;
     EXPECT_THROW(text_of(p), std::invalid_argument) << bad;

@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "profiler/parameter_list.h"
+#include "profiler/profile_csv.h"
 #include "profiler/torch_events.h"
 #include "profiler/torch_import.h"
+#include "sim/profile_csv.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -205,12 +208,18 @@ TEST(TorchImport, NumbersOutOfRangeAreRefused) {
 }
 
 TEST(TorchImport, LayerNamesMustBeProfileFields) {
-  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "fwd:a,b", "ts": 1, "dur": 2}])"),
-            "t.json: /0/name: expected a layer name that a profile CSV can hold (this one holds a "
-            "comma or quote), got 'fwd:a,b'");
-  EXPECT_EQ(error_of(R"({"traceEvents": [{"ph": "X", "cat": "python_function", "name": "nn.Module: #x", "ts": 1, "dur": 2}]})"),
-            "t.json: /traceEvents/0/name: expected a layer name that a profile CSV can hold (this "
-            "one starts with '#'), got 'nn.Module: #x'");
+  // Commas, quotes and a leading '#' are quoted in the profile CSV and read back as they were.
+  const TraceImport imported = import_torch_trace(parse_torch_trace(
+      R"([{"ph": "X", "name": "fwd:a,\"b\"", "ts": 1, "dur": 2},
+          {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 2},
+          {"ph": "X", "name": "fwd:#c", "ts": 4, "dur": 2},
+          {"ph": "X", "name": "aten::mul", "ts": 4, "dur": 2}])", "t.json"));
+  std::ostringstream csv;
+  write_profile_csv(csv, imported.profile);
+  const scalecast::Profile back = scalecast::parse_profile_csv(csv.str(), "p.csv", 4);
+  ASSERT_EQ(back.workload.layers.size(), 2u);
+  EXPECT_EQ(back.workload.layers[0].name, "a,\"b\"");
+  EXPECT_EQ(back.workload.layers[1].name, "#c");
   EXPECT_EQ(error_of(R"({"deviceProperties": [{"name": "A100\nx"}], "traceEvents": []})"),
             "t.json: /deviceProperties/0/name: expected a device name without line breaks or "
             "control characters, got 'A100\\nx'");

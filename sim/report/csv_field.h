@@ -6,7 +6,8 @@
 
 namespace scalecast {
 
-// Quotes a field when it holds a comma, a quote or a line break ("" inside quotes is one quote).
+// Quotes a field when it holds a comma, a quote or a line break, or starts with '#' ("" inside
+// quotes is one quote).
 std::string csv_field(const std::string& text);
 
 }  // namespace scalecast
