@@ -1,5 +1,6 @@
 // `scalecast predict`: the main job. Predicts every (method, GPU count) of a scenario with a
 // backend and prints a table, CSV or JSON; --trace writes one run's timeline for Perfetto.
+#include <fmt/format.h>
 #include <iostream>
 
 #include "cli/command.h"
@@ -50,9 +51,9 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
   if (interval_pct > 0) {
     const Uncertainty u = uncertainty_of(input);
     const IntervalFactors f = interval_factors(u, interval_pct);
-    out << "interval  " << interval_pct << "% of measurements expected within x" << fmt("%.3f", f.low) << " to x"
-        << fmt("%.3f", f.high) << " of each predicted iteration (log-normal, sigma " << fmt("%.3f", u.sigma())
-        << ": transport " << fmt("%.3f", u.transport_sigma) << ", schedule model " << fmt("%.3f", u.schedule_sigma)
+    out << "interval  " << interval_pct << "% of measurements expected within x" << fmt::format("{:.3f}", f.low) << " to x"
+        << fmt::format("{:.3f}", f.high) << " of each predicted iteration (log-normal, sigma " << fmt::format("{:.3f}", u.sigma())
+        << ": transport " << fmt::format("{:.3f}", u.transport_sigma) << ", schedule model " << fmt::format("{:.3f}", u.schedule_sigma)
         << "; " << u.source << ")\n";
   }
   out << "\n";
@@ -76,7 +77,7 @@ Refusals name the profile's line. Memory: see docs/MODEL.md.)";
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string scenario_path, backend_name, format, output, trace, timeline;
-  std::vector<std::string> sets, methods;
+  std::vector<std::string> sets, methods, simgrid_cfg, simgrid_log;
   std::vector<int> gpus;
   LimitOptions limits;
   bool allow_oom = false;
@@ -92,7 +93,11 @@ int run(const std::vector<std::string>& args) {
       ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
       ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory")
       ("interval", po::value(&interval_pct), "PCT: also give the range that PCT % of measured iteration times "
-                                             "fall in (calibration residuals with --cluster, else documented defaults)");
+                                             "fall in (calibration residuals with --cluster, else documented defaults)")
+      ("cfg", po::value(&simgrid_cfg)->composing(), "KEY:VALUE: a SimGrid configuration setting, applied after "
+                                                    "scalecast's own (--backend simgrid*; repeatable)")
+      ("log", po::value(&simgrid_log)->composing(), "SETTING: SimGrid's log control, e.g. scalecast.thres:verbose or "
+                                                    "root.thres:info (--backend simgrid*; repeatable)");
   std::string cluster_file;
   add_scenario_options(opts, sets, cluster_file);
   add_limit_options(opts, limits);
@@ -111,12 +116,15 @@ int run(const std::vector<std::string>& args) {
     for (int g : s.gpus) nodes_for(s.cluster, g);
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
-      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " + fmt("%g", interval_pct));
+      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " + fmt::format("{:g}", interval_pct));
     const IntervalFactors band =
         interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
     if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
-    const auto backend = make_backend(backend_name);
+    BackendSettings settings;
+    for (const auto& c : simgrid_cfg) settings.simgrid_args.push_back("--cfg=" + c);
+    for (const auto& l : simgrid_log) settings.simgrid_args.push_back("--log=" + l);
+    const auto backend = make_backend(backend_name, settings);
     const BuiltWorkload w = build_workload(s);
     const MemoryFit memory = memory_fit(s, w.workload);
     if (!memory.fits() && !allow_oom)

@@ -13,7 +13,11 @@ std::vector<BackendInfo>& registry() {
   static std::vector<BackendInfo> backends = {
       {"analytical",
        "closed-form alpha-beta costs per collective and a list-scheduling pass over the DAG",
-       [] { return std::make_unique<AnalyticalBackend>(); }}};
+       [](const BackendSettings& settings) -> std::unique_ptr<Backend> {
+         if (!settings.simgrid_args.empty())
+           throw std::invalid_argument("--cfg and --log are SimGrid's options: they need --backend simgrid");
+         return std::make_unique<AnalyticalBackend>();
+       }}};
   return backends;
 }
 
@@ -30,10 +34,10 @@ void register_backend(BackendInfo info) {
 
 std::vector<BackendInfo> list_backends() { return registry(); }
 
-std::unique_ptr<Backend> make_backend(const std::string& name) {
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings) {
   std::string known;
   for (const auto& b : registry()) {
-    if (b.name == name) return b.make();
+    if (b.name == name) return b.make(settings);
     known += (known.empty() ? "" : ", ") + b.name;
   }
   throw std::invalid_argument("unknown backend '" + name + "' (known: " + known + ")");

@@ -26,16 +26,23 @@ class Backend {
   virtual RunCost cost(const Schedule& schedule) const = 0;
 };
 
+// What a user passes to a backend beyond the schedule: SimGrid's own options (--cfg=KEY:VALUE,
+// --log=CATEGORY.thres:LEVEL), which only the SimGrid backends take.
+struct BackendSettings {
+  std::vector<std::string> simgrid_args;
+};
+
 struct BackendInfo {
   std::string name;
   std::string description;
-  std::function<std::unique_ptr<Backend>()> make;
+  std::function<std::unique_ptr<Backend>(const BackendSettings&)> make;
 };
 
 // Adds a backend to the registry (the analytical one is always there).
 void register_backend(BackendInfo info);
 std::vector<BackendInfo> list_backends();
-// Throws std::invalid_argument naming the known backends.
-std::unique_ptr<Backend> make_backend(const std::string& name);
+// Throws std::invalid_argument naming the known backends, or when `settings` has options that
+// the backend does not take.
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings = {});
 
 }  // namespace scalecast

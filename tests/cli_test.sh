@@ -58,6 +58,19 @@ a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"
 
+# SimGrid's own options (built with the SimGrid backend): passed through, refused elsewhere.
+check "--cfg needs simgrid" 2 "--cfg and --log are SimGrid's options: they need --backend simgrid" -- \
+  "$bin" predict "$scen" -m bsp-allreduce -g 8 --cfg network/model:LV08
+if "$bin" backends | grep -qx simgrid; then
+  check "--cfg needs KEY:VALUE" 2 "SimGrid option '--cfg=LV08': expected --cfg=KEY:VALUE" -- \
+    "$bin" predict "$scen" -b simgrid -m bsp-allreduce -g 8 --cfg LV08
+  check "--log shows scalecast's categories" 0 "\[scalecast_replay/VERBOSE\] replaying [0-9]+ tasks on 2 nodes" -- \
+    "$bin" predict "$scen" -b simgrid -m bsp-allreduce -g 8 --log scalecast.thres:verbose
+  cm02=$("$bin" predict "$scen" -b simgrid -m bsp-allreduce -g 8 --format csv | tail -1 | cut -d, -f7)
+  lv08=$("$bin" predict "$scen" -b simgrid -m bsp-allreduce -g 8 --format csv --cfg network/model:LV08 | tail -1 | cut -d, -f7)
+  check "--cfg wins over scalecast's settings" 0 "^differ$" -- bash -c "[[ '$cm02' != '$lv08' ]] && echo differ"
+fi
+
 # import-trace (built with the profiler library): the recorded torch.profiler traces to profiles,
 # layers and gradients as recorded, and a prediction on one of them.
 if "$bin" import-trace --help >/dev/null 2>&1; then

@@ -8,11 +8,15 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <xbt/log.h>
 #include <stdexcept>
 #include <vector>
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/expansion.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_comm, scalecast, "Transfers of collectives and push/pull as SimGrid flows");
 
 namespace scalecast::simgrid_backend {
 namespace {
@@ -95,6 +99,8 @@ void CommRunner::execute(const FlowGraph& g) {
     const Flow& f = g.flows[id];
     // SimGrid 3.32 never starts a host-to-host comm of 0 bytes: an empty chunk carries one.
     const auto bytes = static_cast<uint64_t>(std::max(1LL, std::llround(f.bytes)));
+    XBT_DEBUG("flow %d: %llu B from %s to %s", id, static_cast<unsigned long long>(bytes),
+              p_.endpoints[f.src]->get_cname(), p_.endpoints[f.dst]->get_cname());
     active.push_back(sg4::Comm::sendto_async(p_.endpoints[f.src], p_.endpoints[f.dst], bytes));
     active_flow.push_back(id);
     ++stats_.transfers_simulated;

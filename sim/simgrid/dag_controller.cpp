@@ -6,6 +6,9 @@
 #include <mutex>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <xbt/log.h>
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_dag, scalecast, "The DAG controller: tasks released and completed");
 
 namespace scalecast::simgrid_backend {
 
@@ -42,6 +45,7 @@ void DagController::operator()() {
 }
 
 void DagController::post(Kind kind, int id) {
+  XBT_DEBUG("task %d %s at %.9f s", id, kind == ready ? "ready" : "done", sg4::Engine::get_clock());
   inbox_.emplace_back(kind, id);
   wake_->notify_one();
 }

@@ -7,7 +7,10 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/log.h>
 #include <string>
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_platform, scalecast, "The generated platform: hosts, links, routes");
 
 namespace scalecast::simgrid_backend {
 namespace {
@@ -171,7 +174,10 @@ nlohmann::json route_json(const Platform& p, const TransportModel& transport, in
 
 Platform build_platform(const Cluster& cluster, int servers, const TransportModel& transport,
                         SharedLinkScale scale) {
-  return Builder(cluster, servers, transport, scale).build();
+  Platform p = Builder(cluster, servers, transport, scale).build();
+  XBT_VERB("platform: %zu hosts, %zu links", sg4::Engine::get_instance()->get_host_count(),
+           sg4::Engine::get_instance()->get_link_count());
+  return p;
 }
 
 nlohmann::json describe_platform(const Platform& p, const TransportModel& transport) {

@@ -10,9 +10,10 @@ namespace {
 
 void add(const std::string& name, const std::string& description,
          simgrid_backend::ExpansionMode mode) {
-  register_backend({name, description, [name, mode] {
+  register_backend({name, description, [name, mode](const BackendSettings& settings) {
                       simgrid_backend::ReplayOptions options;
                       options.expansion = mode;
+                      options.engine_args = simgrid_backend::checked_engine_args(settings.simgrid_args);
                       return std::make_unique<SimgridBackend>(options, name);
                     }});
 }

@@ -1,5 +1,5 @@
-// One replay: silence SimGrid, configure the transport, build the platform, run the DAG
-// controller and collect the timeline, the notes on what was modelled, and the cost of the run.
+// One replay: SimGrid's log (warnings shown) and the user's options, the transport, the platform,
+// the DAG controller; collects the timeline, the notes on what was modelled, and the run's cost.
 #include "sim/simgrid/replay.h"
 
 #include <sys/resource.h>
@@ -16,10 +16,33 @@
 #include "sim/simgrid/platform_builder.h"
 #include "sim/simgrid/transport_model.h"
 
+XBT_LOG_NEW_CATEGORY(scalecast, "scalecast's SimGrid backend");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_replay, scalecast, "One replay: plan, platform, run");
+
 namespace scalecast::simgrid_backend {
 namespace {
 
 namespace sg4 = simgrid::s4u;
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// SimGrid's log: warnings by default (a platform mistake, a deadlock), then the user's --log.
+void configure_log(const std::vector<std::string>& args) {
+  xbt_log_control_set("root.thresh:warning");
+  for (const std::string& a : args)
+    if (starts_with(a, "--log=")) xbt_log_control_set(a.substr(6).c_str());
+}
+
+// The user's --cfg, after scalecast's own settings so that they win.
+void apply_user_config(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (starts_with(a, "--cfg=")) {
+      XBT_INFO("user setting %s", a.substr(6).c_str());
+      sg4::Engine::set_config(a.substr(6));
+    }
+}
 
 bool has_ps(const Schedule& s) {
   return std::any_of(s.tasks.begin(), s.tasks.end(), [](const Task& t) {
@@ -110,16 +133,29 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
 
 }  // namespace
 
+std::vector<std::string> checked_engine_args(const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    const bool cfg = starts_with(a, "--cfg=") && a.find(':') != std::string::npos;
+    if (!cfg && !(starts_with(a, "--log=") && a.size() > 6))
+      throw std::invalid_argument("SimGrid option '" + a +
+                                  "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
+  }
+  return args;
+}
+
 ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
-  xbt_log_control_set("root.thresh:critical");
+  configure_log(options.engine_args);
   sg4::Engine engine("scalecast");
   const TransportModel transport(schedule.cluster);
   transport.configure_engine();
+  apply_user_config(options.engine_args);
   const Cluster& c = schedule.cluster;
   const int servers =
       has_ps(schedule) && c.ps.placement == Placement::dedicated ? c.ps.count(c.nodes, c.gpus()) : 0;
   const Plan p = plan(schedule, options);
+  XBT_VERB("replaying %zu tasks on %d nodes of %d GPUs, %d dedicated servers", schedule.tasks.size(), c.nodes,
+           c.gpus_per_node, servers);
   const Platform platform = build_platform(c, servers, transport, p.scale);
   transport.install_latency_factor(platform);
 
@@ -127,6 +163,7 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   DagController controller(schedule, runner, platform.endpoints.at(0), options.progress);
   sg4::Actor::create("controller", platform.endpoints.at(0), [&controller] { controller(); });
   engine.run();
+  XBT_VERB("simulated %.9f s", sg4::Engine::get_clock());
   if (!controller.complete())
     throw std::runtime_error(
         "simgrid replay stopped before every task ran: the schedule's dependencies "

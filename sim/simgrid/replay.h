@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "sim/schedule.h"
 #include "sim/timeline.h"
@@ -21,7 +23,13 @@ struct ReplayOptions {
   // replay is cheap and stays the reference.
   int reduce_above_gpus = 16;
   bool progress = true;  // a line on stderr every few seconds once a run takes that long
+  // SimGrid's own options, each --cfg=KEY:VALUE (applied after scalecast's transport settings,
+  // so they win) or --log=SETTING (after scalecast's default: warnings shown).
+  std::vector<std::string> engine_args;
 };
+
+// `args` when each is --cfg=KEY:VALUE or --log=SETTING; else std::invalid_argument saying which.
+std::vector<std::string> checked_engine_args(const std::vector<std::string>& args);
 
 struct ReplayStats {
   double wall_s = 0;                 // the simulation, platform included

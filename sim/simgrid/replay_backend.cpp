@@ -81,7 +81,7 @@ RunCost SimgridBackend::cost(const Schedule& s) const {
 
 nlohmann::json simgrid_platform(const Cluster& cluster, int servers) {
   return nlohmann::json::parse(simgrid_backend::run_isolated([&] {
-    xbt_log_control_set("root.thresh:critical");
+    xbt_log_control_set("root.thresh:warning");
     simgrid::s4u::Engine engine("scalecast");
     const simgrid_backend::TransportModel transport(cluster);
     transport.configure_engine();

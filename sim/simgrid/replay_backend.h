@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "sim/backend.h"
 #include "sim/simgrid/replay.h"
@@ -15,7 +16,7 @@ namespace scalecast {
 class SimgridBackend : public Backend {
  public:
   explicit SimgridBackend(simgrid_backend::ReplayOptions options = {}, std::string name = "simgrid")
-      : options_(options), name_(std::move(name)) {}
+      : options_(std::move(options)), name_(std::move(name)) {}
 
   std::string name() const override { return name_; }
   Timeline run(const Schedule& schedule) const override {

@@ -49,9 +49,12 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/log.h>
 
 #include "sim/simgrid/platform_builder.h"
 #include "sim/units.h"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_transport, scalecast, "Transport settings and the latency factor");
 
 namespace scalecast::simgrid_backend {
 
@@ -62,6 +65,7 @@ void TransportModel::configure_engine() const {
   sg4::Engine::set_config("network/crosstraffic:0");
   sg4::Engine::set_config("network/TCP-gamma:0");
   sg4::Engine::set_config("network/weight-S:0");
+  XBT_VERB("CM02 sharing without cross-traffic, TCP-gamma or weight-S: links carry their capacity");
 }
 
 void TransportModel::install_latency_factor(const Platform& platform) const {
