@@ -9,6 +9,7 @@
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/gpu_catalog.h"
 #include "sim/json_reader.h"
+#include "sim/task_json.h"
 
 namespace scalecast {
 namespace {
@@ -207,16 +208,14 @@ class TaskReader {
   explicit TaskReader(const Schedule& s) : s_(s), servers_(s.cluster.ps.count(s.cluster.nodes, s.gpus())) {}
 
   Task read(const JsonReader& j, int index) const {
+    const TaskIdentity identity = read_task_identity(j, index, s_.iterations, concat(kTaskKeys, kCommKeys),
+                                                     concat(kTaskKeys, kComputeKeys));
     Task t;
-    const JsonReader id = j.require("id");
-    t.id = id.integer(0, std::numeric_limits<int>::max());
-    if (t.id != index) id.fail(std::to_string(index) + " (its place in the list)");
-    t.kind = j.require("kind").enumeration(
-        "a task kind", {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm});
+    t.id = identity.id;
+    t.kind = identity.kind;
+    t.name = identity.name;
+    t.iteration = identity.iteration;
     const bool comm = t.kind == TaskKind::comm;
-    j.check_keys(concat(kTaskKeys, comm ? kCommKeys : kComputeKeys));
-    t.name = j.require("name").string();
-    t.iteration = j.require("iteration").integer(0, s_.iterations - 1);
     const JsonReader deps = j.require("deps");
     for (std::size_t i = 0; i < deps.size(); ++i)
       t.deps.push_back(deps.item(i).integer(0, index - 1));

@@ -6,6 +6,7 @@
 
 #include "sim/json_reader.h"
 #include "sim/json_text.h"
+#include "sim/task_json.h"
 
 #include "sim/collectives/allreduce_algorithm.h"
 
@@ -32,19 +33,15 @@ TimelineEvent event_from(const JsonReader& j, int tasks) {
 }
 
 TimelineTask task_from(const JsonReader& j, int index, int iterations) {
+  const TaskIdentity identity = read_task_identity(
+      j, index, iterations, {"id", "kind", "name", "iteration", "op", "bytes", "algorithm"},
+      {"id", "kind", "name", "iteration"});
   TimelineTask t;
-  const JsonReader id = j.require("id");
-  t.id = id.integer(0, std::numeric_limits<int>::max());
-  if (t.id != index) id.fail(std::to_string(index) + " (its place in the list)");
-  t.kind = j.require("kind").enumeration(
-      "a task kind", {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm});
+  t.id = identity.id;
+  t.kind = identity.kind;
+  t.name = identity.name;
+  t.iteration = identity.iteration;
   const bool comm = t.kind == TaskKind::comm;
-  if (comm)
-    j.check_keys({"id", "kind", "name", "iteration", "op", "bytes", "algorithm"});
-  else
-    j.check_keys({"id", "kind", "name", "iteration"});
-  t.name = j.require("name").string();
-  t.iteration = j.require("iteration").integer(0, iterations - 1);
   if (comm) {
     t.op = j.require("op").enumeration(
         "an operation", {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast});
