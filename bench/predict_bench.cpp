@@ -1,5 +1,5 @@
 // Cost of one analytical prediction (schedule build + backend + steady state) per strategy on
-// the ResNet-50 10GbE scenario at 32 GPUs, and of the whole ddl-benchmarks grid.
+// the ResNet-50 10GbE scenario at 32 GPUs and at 256 and 1024 GPUs, and of the ddl-benchmarks grid.
 #include <benchmark/benchmark.h>
 
 #include "sim/analytical/analytical_backend.h"
@@ -22,6 +22,15 @@ void BM_PredictOne(benchmark::State& state, const std::string& method) {
   const AnalyticalBackend backend;
   for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, 32, backend).row);
   state.SetLabel("resnet50, 32 GPUs, 5 iterations");
+}
+
+void BM_PredictAtScale(benchmark::State& state, const std::string& method) {
+  const Scenario& s = resnet_scenario();
+  const BuiltWorkload w = build_workload(s);
+  const AnalyticalBackend backend;
+  const int gpus = static_cast<int>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, gpus, backend).row);
+  state.SetLabel("resnet50, 5 iterations");
 }
 
 void BM_DdlGrid(benchmark::State& state) {
@@ -52,5 +61,8 @@ BENCHMARK_CAPTURE(BM_PredictOne, bsp_ps, std::string("bsp-ps"))->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_PredictOne, wfbp_ps, std::string("wfbp-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_ps, std::string("bytescheduler-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, distml_allreduce, std::string("distml-allreduce"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictAtScale, wfbp_allreduce, std::string("wfbp-allreduce"))
+    ->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictAtScale, bsp_ps, std::string("bsp-ps"))->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DdlGrid)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
