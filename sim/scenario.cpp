@@ -431,6 +431,9 @@ int nodes_for(const Cluster& cluster, int gpus) {
 
 Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   Strategy s = make_preset(method);
+  const double element_bytes = scenario.model.options.bytes_per_element;
+  if (s.partition_parameters > 0) s.partition_bytes = s.partition_parameters * element_bytes;
+  if (s.credit_parameters > 0) s.credit_bytes = s.credit_parameters * element_bytes;
   const StrategyOverrides& o = scenario.strategy;
   if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
     s.algorithm = o.allreduce;

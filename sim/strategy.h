@@ -30,6 +30,10 @@ struct Strategy {
   double cycle_s = 5e-3;              // fusion: cycle time
   double partition_bytes = 0;         // split messages into partitions of at most this (0: no)
   double credit_bytes = 0;            // bytes in flight at most (0: unlimited)
+  // Sizes a system states in parameters, not bytes (ByteScheduler): strategy_for() sets the two
+  // above from these at the model's gradient precision (0: the byte sizes stand).
+  double partition_parameters = 0;
+  double credit_parameters = 0;
   bool priority = false;              // send the layers the next forward needs first
   bool overlap_next_forward = false;  // a layer's next forward waits only for its own update
   Aggregation aggregation = Aggregation::allreduce;

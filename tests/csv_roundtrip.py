@@ -82,11 +82,21 @@ with tempfile.TemporaryDirectory() as tmp:
     for row in task_rows:
         expect(f"compare task {row['task']} name", row["name"], tasks[int(row["task"])]["name"])
 
-    # validate's rows.csv: the scenario path column, every row as wide as the header.
-    run("validate", "--data", source / "validation/data", "--report", tmp / "report")
+    # validate: rows.csv (scenario paths), the summary as CSV (worst rows' names), the baseline.
+    summary = rows_of(run("validate", "--data", source / "validation/data", "--report", tmp / "report",
+                          "--format", "csv", "--write-baseline", tmp / "baseline.csv"), "validate summary")
     validated = rows_of((tmp / "report/rows.csv").read_text(), "validate rows.csv")
-    if len(validated) < 100:
-        failures.append(f"validate rows.csv: expected the measured rows, got {len(validated)}")
+    if len(validated) < 100 or not summary:
+        failures.append(f"validate: expected the measured rows and a summary, got {len(validated)} and {len(summary)}")
+    if not rows_of((tmp / "baseline.csv").read_text(), "validate baseline"):
+        failures.append("validate baseline: expected a row per table and mode, got none")
+
+    # execute --sweep (built with the executor and Gloo): two local ranks over loopback.
+    if subprocess.run([scalecast, "execute", "--help"], capture_output=True).returncode == 0:
+        run("execute", "--sweep", "1KiB:4KiB", "--local", "2", "--iters", "1", "--warmup", "0",
+            "-o", tmp / "sweep.csv")
+        swept = rows_of((tmp / "sweep.csv").read_text(), "execute sweep")
+        expect("sweep sizes", [r["bytes"] for r in swept], ["1024", "2048", "4096"])
 
 for failure in failures:
     print(failure, file=sys.stderr)

@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "sim/analytical/analytical_backend.h"
 #include "sim/compute_model.h"
+#include "sim/scenario.h"
 #include "sim/schedule_builder.h"
 #include "sim/steady_state.h"
 #include "sim/zoo/zoo.h"
@@ -38,10 +39,26 @@ TEST(Presets, NamesAndErrors) {
     EXPECT_TRUE(has_preset(name)) << name;
   EXPECT_THROW(make_preset("gossip"), std::invalid_argument);
   const Strategy bs = make_preset("bytescheduler-allreduce");
-  EXPECT_EQ(bs.partition_bytes, 4000000);
-  EXPECT_EQ(bs.credit_bytes, 16000000);
+  EXPECT_EQ(bs.partition_parameters, 4000000);
+  EXPECT_EQ(bs.credit_parameters, 16000000);
   EXPECT_TRUE(bs.priority);
   EXPECT_EQ(make_preset("bsp-ps").partition_bytes, 4096000);
+}
+
+// ByteScheduler counts its partition and credit in parameters: their bytes follow the model's
+// gradient precision, and a scenario's strategy.partition_size / credit (bytes) still win.
+TEST(Presets, ByteSchedulerSizesFollowThePrecision) {
+  const std::string path = std::string(SCALECAST_SOURCE_DIR) + "/scenarios/ddl-resnet50-10gbe.yaml";
+  const Strategy fp32 = strategy_for(load_scenario(path), "bytescheduler-allreduce");
+  EXPECT_EQ(fp32.partition_bytes, 16e6);
+  EXPECT_EQ(fp32.credit_bytes, 64e6);
+  const Strategy fp16 = strategy_for(load_scenario(path, {"model.precision=fp16"}), "bytescheduler-allreduce");
+  EXPECT_EQ(fp16.partition_bytes, 8e6);
+  EXPECT_EQ(fp16.credit_bytes, 32e6);
+  const Strategy set = strategy_for(load_scenario(path, {"strategy.partition_size=1MB", "strategy.credit=2MB"}),
+                                    "bytescheduler-allreduce");
+  EXPECT_EQ(set.partition_bytes, 1e6);
+  EXPECT_EQ(set.credit_bytes, 2e6);
 }
 
 }  // namespace
