@@ -2,6 +2,7 @@
 // Milliseconds get 6 decimals (1 ns) and step_s 9 decimals, so reading back is exact to 1 ns.
 #include "profiler/profile_csv.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,13 @@ void write_profile_csv(std::ostream& out, const Profile& profile) {
   check_metadata("model", profile.model);
   check_metadata("gpu", profile.gpu);
   for (const ProfileLayer& layer : profile.layers) check_layer_name(layer.name);
+  // Times are written to 1 ns, and a scenario refuses a profile whose layers take no time.
+  const bool timed = std::any_of(profile.layers.begin(), profile.layers.end(), [](const ProfileLayer& l) {
+    return l.forward_ms >= 1e-6 || l.backward_ms >= 1e-6;
+  });
+  if (!timed)
+    throw std::invalid_argument("no layer took 1 ns or more per iteration (forward or backward): a "
+                                "scenario cannot use a profile without compute time");
 
   out << "# scalecast profile v1\n";
   if (!profile.model.empty()) out << "# model: " << profile.model << '\n';

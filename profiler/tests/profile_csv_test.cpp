@@ -95,6 +95,14 @@ TEST(ProfileCsv, NamesWithCommasQuotesOrHashAreQuotedAndReadBack) {
   }
 }
 
+TEST(ProfileCsv, LayersWithoutTimeAreRefused) {
+  Profile p = sample();
+  for (ProfileLayer& layer : p.layers) layer.forward_ms = layer.backward_ms = 4e-7;  // 0.4 ns
+  EXPECT_THROW(text_of(p), std::invalid_argument);
+  p.layers.back().backward_ms = 1e-6;
+  EXPECT_NO_THROW(text_of(p));
+}
+
 TEST(ProfileCsv, NamesThatNoCsvLineCanHoldAreRefused) {
   for (const std::string bad : {"line\nbreak", "carriage\rreturn", ""}) {
     Profile p = sample();
