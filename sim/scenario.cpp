@@ -431,9 +431,7 @@ int nodes_for(const Cluster& cluster, int gpus) {
 
 Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   Strategy s = make_preset(method);
-  const double element_bytes = scenario.model.options.bytes_per_element;
-  if (s.partition_parameters > 0) s.partition_bytes = s.partition_parameters * element_bytes;
-  if (s.credit_parameters > 0) s.credit_bytes = s.credit_parameters * element_bytes;
+  size_by_precision(s, scenario.model.options.bytes_per_element);
   const StrategyOverrides& o = scenario.strategy;
   if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
     s.algorithm = o.allreduce;

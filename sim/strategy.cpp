@@ -149,6 +149,11 @@ std::vector<PresetInfo> list_presets() {
 
 bool has_preset(const std::string& name) { return presets().count(name) > 0; }
 
+void size_by_precision(Strategy& s, int element_bytes) {
+  if (s.partition_parameters > 0) s.partition_bytes = s.partition_parameters * element_bytes;
+  if (s.credit_parameters > 0) s.credit_bytes = s.credit_parameters * element_bytes;
+}
+
 Strategy make_preset(const std::string& name) {
   auto it = presets().find(name);
   if (it == presets().end()) {
@@ -159,6 +164,7 @@ Strategy make_preset(const std::string& name) {
   Strategy s;
   it->second.configure(s);
   s.method = name;
+  size_by_precision(s, 4);
   return s;
 }
 

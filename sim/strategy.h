@@ -30,8 +30,8 @@ struct Strategy {
   double cycle_s = 5e-3;              // fusion: cycle time
   double partition_bytes = 0;         // split messages into partitions of at most this (0: no)
   double credit_bytes = 0;            // bytes in flight at most (0: unlimited)
-  // Sizes a system states in parameters, not bytes (ByteScheduler): strategy_for() sets the two
-  // above from these at the model's gradient precision (0: the byte sizes stand).
+  // Sizes a system states in parameters, not bytes (ByteScheduler): the two above follow from
+  // these at a gradient precision (size_by_precision; 0: the byte sizes stand).
   double partition_parameters = 0;
   double credit_parameters = 0;
   bool priority = false;              // send the layers the next forward needs first
@@ -49,7 +49,10 @@ struct PresetInfo {
 
 std::vector<PresetInfo> list_presets();
 bool has_preset(const std::string& name);
-// Throws std::invalid_argument naming the known presets.
+// Sets the byte sizes stated in parameters for gradients of `element_bytes` (4: fp32, 2: fp16).
+void size_by_precision(Strategy& s, int element_bytes);
+// The preset, its sizes in bytes for fp32 gradients (strategy_for() sizes it for a scenario's
+// model). Throws std::invalid_argument naming the known presets.
 Strategy make_preset(const std::string& name);
 
 std::string to_string(Grouping g);

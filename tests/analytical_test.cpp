@@ -92,7 +92,10 @@ TEST(Analytical, OneParameterServerShowsIncastAndShardedServersDoNot) {
 TEST(Analytical, ByteSchedulerNeverExceedsItsCreditAndServesTheFirstLayerFirst) {
   const Workload w = uniform_workload(6, 8e6);
   const Cluster c = simple_cluster(4, 1);
-  const Strategy s = make_preset("bytescheduler-allreduce");
+  // Partitions and a credit smaller than the 48 MB of gradients, so that credit and priority decide.
+  Strategy s = make_preset("bytescheduler-allreduce");
+  s.partition_bytes = 4e6;
+  s.credit_bytes = 16e6;
   const SimRun r = run(w, c, s, 3);
   // Bytes of communication in flight (committed, not finished) never exceed the credit: with a
   // serial channel, at most one partition runs at any instant and it fits the credit.

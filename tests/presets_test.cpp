@@ -41,6 +41,8 @@ TEST(Presets, NamesAndErrors) {
   const Strategy bs = make_preset("bytescheduler-allreduce");
   EXPECT_EQ(bs.partition_parameters, 4000000);
   EXPECT_EQ(bs.credit_parameters, 16000000);
+  EXPECT_EQ(bs.partition_bytes, 16e6);  // fp32 until a scenario's model says otherwise
+  EXPECT_EQ(bs.credit_bytes, 64e6);
   EXPECT_TRUE(bs.priority);
   EXPECT_EQ(make_preset("bsp-ps").partition_bytes, 4096000);
 }
