@@ -1,0 +1,33 @@
+// Fuzzes a torch.profiler trace as `scalecast import-trace` reads it: the trace reader and the
+// importer, an optional parameter list (the input's second part) assigned to the layers, the
+// profile CSV written, and that profile read back as a scenario would read it.
+#include <sstream>
+
+#include "fuzz/harness.h"
+#include "profiler/parameter_list.h"
+#include "profiler/profile_csv.h"
+#include "profiler/torch_import.h"
+#include "profiler/torch_trace.h"
+#include "sim/profile_csv.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace scalecast;
+  const std::vector<std::string> input = fuzz::parts(data, size);
+  try {
+    profiler::TraceImport imported =
+        profiler::import_torch_trace(profiler::parse_torch_trace(input.at(0), "fuzzed.json"));
+    if (input.size() > 1)
+      profiler::assign_parameters(imported.profile,
+                                  profiler::read_parameter_list(fuzz::scratch_file("parameters.csv", input[1])));
+    std::ostringstream profile;
+    profiler::write_profile_csv(profile, imported.profile);
+    const int element_bytes = imported.profile.precision == "fp16" ? 2 : 4;
+    fuzz::expect_readable("a profile", [&] { parse_profile_csv(profile.str(), "profile.csv", element_bytes); });
+  } catch (const InputError&) {
+    // refused with one line: what a bad trace or parameter list must get
+  } catch (const std::invalid_argument&) {
+    // a profile no scenario could read (no layer time, a line break in a name): `import-trace`
+    // refuses it with one line, exit code 2
+  }
+  return 0;
+}
