@@ -56,7 +56,8 @@ BENCHMARK_CAPTURE(BM_PredictOne, wfbp_allreduce, std::string("wfbp-allreduce"))-
 BENCHMARK_CAPTURE(BM_PredictOne, mgwfbp, std::string("mgwfbp"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, ddp, std::string("ddp"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, horovod, std::string("horovod"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_allreduce, std::string("bytescheduler-allreduce"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_allreduce, std::string("bytescheduler-allreduce"))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, bsp_ps, std::string("bsp-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, wfbp_ps, std::string("wfbp-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_ps, std::string("bytescheduler-ps"))->Unit(benchmark::kMillisecond);

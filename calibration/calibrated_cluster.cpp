@@ -46,8 +46,9 @@ void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
       << ", calibrated: " << fmt::format("{:.2f}", mape(rec.cv.after)) << ", folds: " << rec.cv.folds << "}\n";
   std::vector<double> ratios;
   for (double r : rec.cv.after) ratios.push_back(std::exp(-r));
-  out << "  measured_over_predicted: {p05: " << fmt::format("{:.4g}", quantile(ratios, 0.05)) << ", p50: "
-      << fmt::format("{:.4g}", quantile(ratios, 0.5)) << ", p95: " << fmt::format("{:.4g}", quantile(ratios, 0.95)) << "}\n"
+  out << "  measured_over_predicted: {p05: " << fmt::format("{:.4g}", quantile(ratios, 0.05))
+      << ", p50: " << fmt::format("{:.4g}", quantile(ratios, 0.5))
+      << ", p95: " << fmt::format("{:.4g}", quantile(ratios, 0.95)) << "}\n"
       << "  parameters:\n";
   for (size_t i = 0; i < f.parameters.size(); ++i) {
     const Parameter& p = f.parameters[i];
@@ -68,14 +69,15 @@ void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
       continue;
     }
     const auto dot = key.find('.');
-    sections[key.substr(0, dot)].push_back({key.substr(dot + 1), scenario_value(f.parameters[i].quantity, f.results[i].value)});
+    sections[key.substr(0, dot)].push_back(
+        {key.substr(dot + 1), scenario_value(f.parameters[i].quantity, f.results[i].value)});
   }
   if (curve) {
     std::string map = "{";
     for (const auto& [bytes, factor] : f.cluster.net.size_curve.anchors()) {
       const bool mib = bytes >= 1024 * 1024;
-      map += (map.size() > 1 ? ", " : "") + fmt::format("{:.0f}", bytes / (mib ? 1024 * 1024 : 1024)) + (mib ? "MiB" : "KiB") +
-             ": " + fmt::format("{:.4g}", factor);
+      map += (map.size() > 1 ? ", " : "") + fmt::format("{:.0f}", bytes / (mib ? 1024 * 1024 : 1024)) +
+             (mib ? "MiB" : "KiB") + ": " + fmt::format("{:.4g}", factor);
     }
     sections["network"].push_back({"bandwidth_by_size", map + "}"});
   }
@@ -92,7 +94,8 @@ CalibratedCluster read_calibrated_cluster(const std::string& path) {
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
-    throw SourceError(path + ": expected a calibrated cluster file (scalecast calibrate -o), got one that cannot be read");
+    throw SourceError(
+        path + ": expected a calibrated cluster file (scalecast calibrate -o), got one that cannot be read");
   } catch (const YAML::Exception& e) {
     throw SourceError(path + ":" + std::to_string(e.mark.line + 1) + ": expected YAML, got " + e.msg);
   }

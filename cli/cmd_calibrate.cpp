@@ -105,8 +105,9 @@ int run(const std::vector<std::string>& args) {
     rec.cv = calibration::cross_validate(samples, base->cluster, parameters, folds);
     print_parameters(std::cerr, rec.fit);
     const double before = calibration::mape(rec.cv.before), after = calibration::mape(rec.cv.after);
-    std::cerr << "\nmean error of the fitted measurements: " << fmt::format("{:.1f}%", calibration::mape(rec.fit.start_residuals))
-              << " with the defaults, " << fmt::format("{:.1f}%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
+    std::cerr << "\nmean error of the fitted measurements: "
+              << fmt::format("{:.1f}%", calibration::mape(rec.fit.start_residuals)) << " with the defaults, "
+              << fmt::format("{:.1f}%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
               << "held out (" << rec.cv.folds << "-fold cross-validation): " << fmt::format("{:.1f}%", before)
               << " with the defaults, " << fmt::format("{:.1f}%", after) << " calibrated\n";
     if (after > before)

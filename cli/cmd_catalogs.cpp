@@ -74,8 +74,9 @@ int gpus(const std::vector<std::string>& args) {
     TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
                 {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", ""});
     for (const auto& g : gpu_catalog())
-      t.add_row({g.name, g.full_name, fmt::format("{:.2f}", g.fp32_flops / 1e12), fmt::format("{:.1f}", g.tf32_flops / 1e12),
-                 fmt::format("{:.1f}", g.fp16_flops / 1e12), fmt::format("{:.0f}", g.memory_bandwidth / 1e9),
+      t.add_row({g.name, g.full_name, fmt::format("{:.2f}", g.fp32_flops / 1e12),
+                 fmt::format("{:.1f}", g.tf32_flops / 1e12), fmt::format("{:.1f}", g.fp16_flops / 1e12),
+                 fmt::format("{:.0f}", g.memory_bandwidth / 1e9),
                  fmt::format("{:.0f}", g.memory_bytes / units::kGiB), g.source});
     t.write(std::cout);
   });

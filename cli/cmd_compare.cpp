@@ -32,7 +32,8 @@ TimelineFile load(const std::string& path, const std::string& backend_name, cons
   return timeline_file(s, backend->run(s));
 }
 
-void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, const TimelineFile& p, const TimelineFile& m) {
+void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, const TimelineFile& p,
+                 const TimelineFile& m) {
   out << "predicted: " << p.timeline.backend << ", measured: " << m.timeline.backend << " (" << m.model << ", "
       << m.method << ", " << m.gpus << " GPUs); error = (predicted - measured) / measured\n\n";
   TextTable it({"iteration", "predicted", "measured", "error"}, {"", "s", "s", "%"});
@@ -47,8 +48,9 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
   double psum = 0, msum = 0;
   for (const ComparisonRow& r : rows) {
     if (r.kind != "comm") continue;
-    ct.add_row({std::to_string(r.task), r.name, std::to_string(r.iteration), r.op, fmt::format("{:.0f}", r.bytes),
-                fmt::format("{:.3f}", r.predicted_s * 1e3), fmt::format("{:.3f}", r.measured_s * 1e3), fmt::format("{:+.1f}", r.error_pct())});
+    ct.add_row({std::to_string(r.task), r.name, std::to_string(r.iteration), r.op,
+                fmt::format("{:.0f}", r.bytes), fmt::format("{:.3f}", r.predicted_s * 1e3),
+                fmt::format("{:.3f}", r.measured_s * 1e3), fmt::format("{:+.1f}", r.error_pct())});
     errors.push_back(std::abs(r.error_pct()));
     psum += r.predicted_s;
     msum += r.measured_s;
@@ -57,17 +59,18 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
   out << '\n';
   ct.write(out);
   std::nth_element(errors.begin(), errors.begin() + errors.size() / 2, errors.end());
-  out << "\ncommunication tasks: " << errors.size() << ", summed time predicted " << fmt::format("{:.4f}", psum)
-      << " s, measured " << fmt::format("{:.4f}", msum) << " s; median |error| " << fmt::format("{:.1f}", errors[errors.size() / 2])
-      << " %\n";
+  out << "\ncommunication tasks: " << errors.size() << ", summed time predicted "
+      << fmt::format("{:.4f}", psum) << " s, measured " << fmt::format("{:.4f}", msum)
+      << " s; median |error| " << fmt::format("{:.1f}", errors[errors.size() / 2]) << " %\n";
 }
 
 void write_csv(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   out << "kind,task,name,iteration,op,bytes,predicted_s,measured_s,error_pct\n";
   for (const ComparisonRow& r : rows)
     out << r.kind << ',' << (r.task >= 0 ? std::to_string(r.task) : "") << ',' << csv_field(r.name) << ','
-        << (r.iteration >= 0 ? std::to_string(r.iteration) : "") << ',' << r.op << ',' << fmt::format("{:.0f}", r.bytes) << ','
-        << fmt::format("{:.9f}", r.predicted_s) << ',' << fmt::format("{:.9f}", r.measured_s) << ',' << fmt::format("{:.3f}", r.error_pct()) << '\n';
+        << (r.iteration >= 0 ? std::to_string(r.iteration) : "") << ',' << r.op << ','
+        << fmt::format("{:.0f}", r.bytes) << ',' << fmt::format("{:.9f}", r.predicted_s) << ','
+        << fmt::format("{:.9f}", r.measured_s) << ',' << fmt::format("{:.3f}", r.error_pct()) << '\n';
 }
 
 int run(const std::vector<std::string>& args) {

@@ -50,13 +50,14 @@ void summarize(std::ostream& out, const executor::Execution& ex) {
   const std::vector<double> ends = iteration_spans(ex.timeline, task_iterations(s), s.iterations).ends_s;
   TextTable t({"iteration", "end", "time"}, {"", "s", "s"});
   for (int i = 0; i < s.iterations; ++i)
-    t.add_row({std::to_string(i), fmt::format("{:.4f}", ends[i]), fmt::format("{:.4f}", i == 0 ? ends[0] : ends[i] - ends[i - 1])});
+    t.add_row({std::to_string(i), fmt::format("{:.4f}", ends[i]),
+               fmt::format("{:.4f}", i == 0 ? ends[0] : ends[i] - ends[i - 1])});
   t.write(out);
   if (s.iterations >= 2) {
     const IterationStats st = steady_state(s, ex.timeline);
     out << "\nsteady state: " << fmt::format("{:.4f}", st.iteration_s) << " s per iteration, "
-        << fmt::format("{:.1f}", s.gpus() * s.batch_per_gpu / st.iteration_s) << " " << s.sample_unit << "/s, exposed comm "
-        << fmt::format("{:.4f}", st.exposed_comm_s) << " s\n";
+        << fmt::format("{:.1f}", s.gpus() * s.batch_per_gpu / st.iteration_s) << " " << s.sample_unit
+        << "/s, exposed comm " << fmt::format("{:.4f}", st.exposed_comm_s) << " s\n";
   }
 }
 

@@ -51,10 +51,11 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
   if (interval_pct > 0) {
     const Uncertainty u = uncertainty_of(input);
     const IntervalFactors f = interval_factors(u, interval_pct);
-    out << "interval  " << interval_pct << "% of measurements expected within x" << fmt::format("{:.3f}", f.low) << " to x"
-        << fmt::format("{:.3f}", f.high) << " of each predicted iteration (log-normal, sigma " << fmt::format("{:.3f}", u.sigma())
-        << ": transport " << fmt::format("{:.3f}", u.transport_sigma) << ", schedule model " << fmt::format("{:.3f}", u.schedule_sigma)
-        << "; " << u.source << ")\n";
+    out << "interval  " << interval_pct << "% of measurements expected within x"
+        << fmt::format("{:.3f}", f.low) << " to x" << fmt::format("{:.3f}", f.high)
+        << " of each predicted iteration (log-normal, sigma " << fmt::format("{:.3f}", u.sigma())
+        << ": transport " << fmt::format("{:.3f}", u.transport_sigma) << ", schedule model "
+        << fmt::format("{:.3f}", u.schedule_sigma) << "; " << u.source << ")\n";
   }
   out << "\n";
 }
@@ -82,22 +83,25 @@ int run(const std::vector<std::string>& args) {
   LimitOptions limits;
   bool allow_oom = false;
   double interval_pct = 0;
-  opts.add_options()
-      ("scenario", po::value(&scenario_path)->required(), "scenario YAML file")
-      ("backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")
-      ("format,f", po::value(&format)->default_value("table"), "table, csv or json")
-      ("output,o", po::value(&output), "write to FILE instead of stdout")
-      ("method,m", po::value(&methods)->composing(), "only this method (repeatable)")
-      ("gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")
-      ("trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")
-      ("timeline", po::value(&timeline), "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")
-      ("allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory")
-      ("interval", po::value(&interval_pct), "PCT: also give the range that PCT % of measured iteration times "
-                                             "fall in (calibration residuals with --cluster, else documented defaults)")
-      ("cfg", po::value(&simgrid_cfg)->composing(), "KEY:VALUE: a SimGrid configuration setting, applied after "
-                                                    "scalecast's own (--backend simgrid*; repeatable)")
-      ("log", po::value(&simgrid_log)->composing(), "SETTING: SimGrid's log control, e.g. scalecast.thres:verbose or "
-                                                    "root.thres:info (--backend simgrid*; repeatable)");
+  opts.add_options()("scenario", po::value(&scenario_path)->required(), "scenario YAML file")(
+      "backend,b", po::value(&backend_name)->default_value("analytical"), "analytical or simgrid")(
+      "format,f", po::value(&format)->default_value("table"), "table, csv or json")(
+      "output,o", po::value(&output), "write to FILE instead of stdout")(
+      "method,m", po::value(&methods)->composing(), "only this method (repeatable)")(
+      "gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")(
+      "trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")(
+      "timeline", po::value(&timeline),
+      "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")(
+      "allow-oom", po::bool_switch(&allow_oom), "predict even when the model does not fit in GPU memory")(
+      "interval", po::value(&interval_pct),
+      "PCT: also give the range that PCT % of measured iteration times "
+      "fall in (calibration residuals with --cluster, else documented defaults)")(
+      "cfg", po::value(&simgrid_cfg)->composing(),
+      "KEY:VALUE: a SimGrid configuration setting, applied after "
+      "scalecast's own (--backend simgrid*; repeatable)")(
+      "log", po::value(&simgrid_log)->composing(),
+      "SETTING: SimGrid's log control, e.g. scalecast.thres:verbose or "
+      "root.thres:info (--backend simgrid*; repeatable)");
   std::string cluster_file;
   add_scenario_options(opts, sets, cluster_file);
   add_limit_options(opts, limits);
@@ -116,7 +120,8 @@ int run(const std::vector<std::string>& args) {
     for (int g : s.gpus) nodes_for(s.cluster, g);
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
-      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " + fmt::format("{:g}", interval_pct));
+      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " +
+                                  fmt::format("{:g}", interval_pct));
     const IntervalFactors band =
         interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
     if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)

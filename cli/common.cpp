@@ -71,7 +71,8 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 
 WorkLimits LimitOptions::limits() const {
   WorkLimits l;
-  if (!(max_events >= 1)) throw InputError("--max-events: expected a number >= 1, got " + fmt::format("{:g}", max_events));
+  if (!(max_events >= 1))
+    throw InputError("--max-events: expected a number >= 1, got " + fmt::format("{:g}", max_events));
   l.max_events = max_events;
   try {
     l.max_memory_bytes = units::parse_bytes(max_memory);

@@ -130,7 +130,8 @@ void write_sweep_table(std::ostream& out, const SweepResult& r) {
   TextTable t(names, unit_row);
   for (const SweepRow& x : r.rows) {
     std::vector<std::string> cells = {fmt::format("{:.0f}", x.bytes), fmt::format("{:.1f}", x.time_s * 1e6),
-                                      fmt::format("{:.3f}", x.algbw / units::kGBps), fmt::format("{:.3f}", x.busbw / units::kGBps)};
+                                      fmt::format("{:.3f}", x.algbw / units::kGBps),
+                                      fmt::format("{:.3f}", x.busbw / units::kGBps)};
     if (predicted) {
       cells.push_back(x.predicted_s >= 0 ? fmt::format("{:.1f}", x.predicted_s * 1e6) : "-");
       cells.push_back(x.predicted_s >= 0 ? fmt::format("{:+.1f}", 100 * (x.predicted_s - x.time_s) / x.time_s) : "-");
@@ -138,9 +139,9 @@ void write_sweep_table(std::ostream& out, const SweepResult& r) {
     t.add_row(cells);
   }
   out << "# " << to_string(r.options.op) << " on " << r.ranks << " ranks over " << r.options.transport
-      << (r.options.op == SweepOp::sendrecv ? "" : r.options.reference ? ", the library's own all-reduce"
-                                                                         : ", " + std::string(r.options.algorithm->name) +
-                                                                               " expansion")
+      << (r.options.op == SweepOp::sendrecv ? ""
+          : r.options.reference             ? ", the library's own all-reduce"
+                                            : ", " + std::string(r.options.algorithm->name) + " expansion")
       << "; time: mean of " << r.options.iterations << " iterations on the slowest rank\n";
   t.write(out);
   out << "# " << algbw_formula() << "; " << busbw_formula(r.options.op) << " (n = " << r.ranks
@@ -156,8 +157,9 @@ void write_sweep_csv(std::ostream& out, const SweepResult& r) {
                                                            : std::string(r.options.algorithm->name);
   for (const SweepRow& x : r.rows)
     out << to_string(r.options.op) << ',' << r.ranks << ',' << r.options.transport << ',' << impl << ','
-        << fmt::format("{:.0f}", x.bytes) << ',' << fmt::format("{:.9f}", x.time_s) << ',' << fmt::format("{:.6f}", x.algbw / units::kGBps)
-        << ',' << fmt::format("{:.6f}", x.busbw / units::kGBps) << ','
+        << fmt::format("{:.0f}", x.bytes) << ',' << fmt::format("{:.9f}", x.time_s) << ','
+        << fmt::format("{:.6f}", x.algbw / units::kGBps) << ','
+        << fmt::format("{:.6f}", x.busbw / units::kGBps) << ','
         << (x.predicted_s >= 0 ? fmt::format("{:.9f}", x.predicted_s) : std::string()) << '\n';
 }
 

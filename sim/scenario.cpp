@@ -174,7 +174,8 @@ void read_network(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("connections"))
-    p.in_order_connections = v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
+    p.in_order_connections =
+        v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
   if (auto v = n.optional("bandwidth_by_size")) {
     // {SIZE: SHARE, ...}: the share of the bulk rate a transfer of that size reaches.
     std::vector<std::pair<double, double>> anchors;

@@ -243,7 +243,8 @@ class TaskReader {
     t.first_layer = j.require("first_layer").integer(0, kMaxLayer);
     const JsonReader last = j.require("last_layer");
     t.last_layer = last.integer(0, kMaxLayer);
-    if (t.last_layer < t.first_layer) last.fail("a layer no lower than first_layer (" + std::to_string(t.first_layer) + ")");
+    if (t.last_layer < t.first_layer)
+      last.fail("a layer no lower than first_layer (" + std::to_string(t.first_layer) + ")");
     t.tensors = j.require("tensors").integer(0, static_cast<int>(ranges::kMaxTensors));
     t.priority = j.require("priority").integer(0, std::numeric_limits<int>::max());
     const bool ps = t.op == CommOp::push || t.op == CommOp::pull;

@@ -41,12 +41,14 @@ TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
   const SimRun wfbp = run(w, c, wfbp_strategy);
   const double compute = w.compute_s();
   const double one_message =
-      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 10e6) + bsp_strategy.call_overhead_s;
+      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 10e6) +
+      bsp_strategy.call_overhead_s;
   // BSP: compute, then one all-reduce of everything, nothing overlaps.
   EXPECT_NEAR(bsp.stats.iteration_s, compute + one_message, 1e-9);
   // WFBP: per-layer all-reduces run during backward; only the last layer's is left after it.
   const double per_layer =
-      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 1e6) + wfbp_strategy.call_overhead_s;
+      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 1e6) +
+      wfbp_strategy.call_overhead_s;
   ASSERT_LT(per_layer, 2e-3);  // each fits in one layer's backward time
   EXPECT_NEAR(wfbp.stats.iteration_s, compute + per_layer, 1e-9);
   EXPECT_LT(wfbp.stats.iteration_s, bsp.stats.iteration_s);

@@ -93,19 +93,23 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
   out << "backend " << v.backend << "; throughput in samples/s (images or sequences per second); "
       << "error = (predicted - measured) / measured; calibrated rows are held out from the fit\n";
   const auto coverage = interval_coverage(v, kCoverageLevelPct);
-  out << "\n" << fmt::format("{:g}", kCoverageLevelPct) << "% prediction intervals (predict --interval " << fmt::format("{:g}", kCoverageLevelPct)
-      << "): measured rows inside\n";
+  out << "\n"
+      << fmt::format("{:g}", kCoverageLevelPct) << "% prediction intervals (predict --interval "
+      << fmt::format("{:g}", kCoverageLevelPct) << "): measured rows inside\n";
   TextTable cover({"table", "mode", "rows", "inside", "coverage"}, {"", "", "", "rows", "%"});
   for (const auto& l : coverage)
-    cover.add_row({l.table, to_string(l.mode), l.mode == Mode::calibrated ? "held-out" : "all", std::to_string(l.inside) + "/" + std::to_string(l.rows),
-               fmt::format("{:.1f}", 100 * l.share())});
+    cover.add_row({l.table, to_string(l.mode), l.mode == Mode::calibrated ? "held-out" : "all",
+                   std::to_string(l.inside) + "/" + std::to_string(l.rows),
+                   fmt::format("{:.1f}", 100 * l.share())});
   cover.write(out);
   const auto networks = network_comparison(v);
   if (networks.empty()) return;
   out << "\nheld-out rows per network, like with like:\n";
-  TextTable n({"table", "network", "rows", "zero-shot", "calibrated", "calibration"}, {"", "", "", "MAPE %", "MAPE %", ""});
+  TextTable n({"table", "network", "rows", "zero-shot", "calibrated", "calibration"},
+              {"", "", "", "MAPE %", "MAPE %", ""});
   for (const auto& c : networks)
-    n.add_row({c.table, c.network, std::to_string(c.rows), fmt::format("{:.1f}", c.zero_shot_mape), fmt::format("{:.1f}", c.calibrated_mape),
+    n.add_row({c.table, c.network, std::to_string(c.rows), fmt::format("{:.1f}", c.zero_shot_mape),
+               fmt::format("{:.1f}", c.calibrated_mape),
                c.calibrated_mape > c.zero_shot_mape + 1e-9 ? "WORSE" : "better or equal"});
   n.write(out);
 }

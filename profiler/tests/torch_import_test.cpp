@@ -163,7 +163,9 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(TorchImport, BadTracesNameTheFileAndEvent) {
-  EXPECT_EQ(error_of("[\n{\"name\": \"a\",\n oops]").rfind("t.json: expected valid JSON, got parse error at line 3", 0), 0u);
+  EXPECT_EQ(error_of("[\n{\"name\": \"a\",\n oops]")
+                .rfind("t.json: expected valid JSON, got parse error at line 3", 0),
+            0u);
   EXPECT_EQ(error_of(R"([{"name": "a", "ph": "X", "ts": 1}])"),
             "t.json: /0/dur: expected a value for this required key, got nothing");
   EXPECT_EQ(error_of(R"({"traceEvents": 3})"), "t.json: /traceEvents: expected an array, got '3'");
@@ -236,7 +238,8 @@ TEST(TorchImport, GradientShapesAreBounded) {
       {"ph": "X", "cat": "cpu_op", "name": "MulBackward0", "pid": 1, "tid": 2, "ts": 21, "dur": 3, "args": {"Sequence number": 3}},
       {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 30, "dur": 5},
       {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 31, "dur": 3,
-       "args": {"Input Dims": )" + dims + R"(, "Input type": ["float"]}}]})";
+       "args": {"Input Dims": )" +
+           dims + R"(, "Input type": ["float"]}}]})";
   };
   const TraceImport good = import_torch_trace(parse_torch_trace(with_shape("[[1000, 1000]]"), "t.json"));
   EXPECT_EQ(good.profile.layers.at(0).grad_tensor_bytes, (std::vector<int64_t>{4000000}));
@@ -312,7 +315,9 @@ TEST_F(ParameterList, BadListsNameTheLineAndColumn) {
   EXPECT_EQ(error("parameter,elements,dtype\nw,200000000000000,torch.float32\nv,60000000000000,torch.float32\n"),
             "p.csv:3: elements: expected an integer in [1, 50000000000000] (the model's gradients "
             "at most 1 PB in all), got '60000000000000'");
-  EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.int64\n").rfind("p.csv:2: dtype: expected a floating-point", 0), 0u);
+  EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.int64\n")
+                .rfind("p.csv:2: dtype: expected a floating-point", 0),
+            0u);
   EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.float32\nw,4,torch.float32\n"),
             "p.csv:3: parameter: expected each parameter once, got 'w'");
   EXPECT_EQ(error("parameter,elements,dtype\n,4,torch.float32\n"), "p.csv:2: parameter: expected a value, got ''");

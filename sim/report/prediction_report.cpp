@@ -31,10 +31,14 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
   units.insert(units.end(), {unit + "/s", "x", "%", "s", "s", ""});
   TextTable t(header, units);
   for (const auto& r : rows) {
-    std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes), fmt::format("{:.4f}", r.iteration_s)};
-    if (interval) cells.insert(cells.end(), {fmt::format("{:.4f}", r.iteration_low_s), fmt::format("{:.4f}", r.iteration_high_s)});
-    cells.insert(cells.end(), {fmt::format("{:.1f}", r.throughput), fmt::format("{:.2f}", r.speedup), fmt::format("{:.1f}", 100 * r.efficiency),
-                               fmt::format("{:.4f}", r.compute_s), fmt::format("{:.4f}", r.exposed_comm_s), r.backend});
+    std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes),
+                                      fmt::format("{:.4f}", r.iteration_s)};
+    if (interval)
+      cells.insert(cells.end(),
+                   {fmt::format("{:.4f}", r.iteration_low_s), fmt::format("{:.4f}", r.iteration_high_s)});
+    cells.insert(cells.end(), {fmt::format("{:.1f}", r.throughput), fmt::format("{:.2f}", r.speedup),
+                               fmt::format("{:.1f}", 100 * r.efficiency), fmt::format("{:.4f}", r.compute_s),
+                               fmt::format("{:.4f}", r.exposed_comm_s), r.backend});
     t.add_row(cells);
   }
   t.write(out);
@@ -47,11 +51,12 @@ void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   if (interval) out << ",interval_pct,iteration_low_s,iteration_high_s,throughput_low,throughput_high";
   out << '\n';
   for (const auto& r : rows) {
-    out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ',' << r.nodes << ','
-        << r.batch_per_gpu << ',' << fmt::format("{:.6f}", r.iteration_s) << ',' << fmt::format("{:.3f}", r.throughput)
-        << ',' << fmt::format("{:.4f}", r.speedup) << ',' << fmt::format("{:.4f}", r.efficiency) << ','
-        << fmt::format("{:.6f}", r.compute_s) << ',' << fmt::format("{:.6f}", r.exposed_comm_s) << ',' << r.backend
-        << ',' << csv_field(r.sample_unit) << ',' << csv_field(r.overrides);
+    out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ','
+        << r.nodes << ',' << r.batch_per_gpu << ',' << fmt::format("{:.6f}", r.iteration_s) << ','
+        << fmt::format("{:.3f}", r.throughput) << ',' << fmt::format("{:.4f}", r.speedup) << ','
+        << fmt::format("{:.4f}", r.efficiency) << ',' << fmt::format("{:.6f}", r.compute_s) << ','
+        << fmt::format("{:.6f}", r.exposed_comm_s) << ',' << r.backend << ',' << csv_field(r.sample_unit)
+        << ',' << csv_field(r.overrides);
     if (interval)
       out << ',' << fmt::format("{:g}", r.interval_pct) << ',' << fmt::format("{:.6f}", r.iteration_low_s) << ','
           << fmt::format("{:.6f}", r.iteration_high_s) << ',' << fmt::format("{:.3f}", r.throughput_low()) << ','

@@ -66,7 +66,8 @@ ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
 RunCost SimgridBackend::cost(const Schedule& s) const {
   constexpr double kBytesPerFlow = 1024, kBytesPerHost = 4096;
   bool alone = true;
-  for (const Task& t : s.tasks) alone = alone && !(t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull));
+  for (const Task& t : s.tasks)
+    alone = alone && !(t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull));
   std::set<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>> simulated;
   double flows = 0, largest = 0;
   for (const Task& t : s.tasks) {
