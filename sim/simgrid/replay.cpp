@@ -24,21 +24,17 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 // SimGrid's log: warnings by default (a platform mistake, a deadlock), then the user's --log.
 void configure_log(const std::vector<std::string>& args) {
   xbt_log_control_set("root.thresh:warning");
   for (const std::string& a : args)
-    if (starts_with(a, "--log=")) xbt_log_control_set(a.substr(6).c_str());
+    if (a.starts_with("--log=")) xbt_log_control_set(a.substr(6).c_str());
 }
 
 // The user's --cfg, after scalecast's own settings so that they win.
 void apply_user_config(const std::vector<std::string>& args) {
   for (const std::string& a : args)
-    if (starts_with(a, "--cfg=")) {
+    if (a.starts_with("--cfg=")) {
       XBT_INFO("user setting %s", a.substr(6).c_str());
       sg4::Engine::set_config(a.substr(6));
     }
@@ -135,8 +131,8 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
 
 std::vector<std::string> checked_engine_args(const std::vector<std::string>& args) {
   for (const std::string& a : args) {
-    const bool cfg = starts_with(a, "--cfg=") && a.find(':') != std::string::npos;
-    if (!cfg && !(starts_with(a, "--log=") && a.size() > 6))
+    const bool cfg = a.starts_with("--cfg=") && a.find(':') != std::string::npos;
+    if (!cfg && !(a.starts_with("--log=") && a.size() > 6))
       throw std::invalid_argument("SimGrid option '" + a +
                                   "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
   }
