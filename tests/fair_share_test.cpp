@@ -33,6 +33,20 @@ TEST(FairShare, AFlowEndingAsAnotherStartsIsReported) {
   EXPECT_NEAR(done.at(2), (1e6 + 4) / 1e10, 1e-15);  // the link carried both flows' bytes
 }
 
+TEST(FairShare, RoundingLeftOnASaturatedLinkDoesNotStallTheFilling) {
+  // Link 0 saturates with weights 0.1 and 0.2, whose demand does not return to exactly 0 when
+  // both are frozen (0.1 + 0.2 - 0.1 - 0.2 = 2.8e-17) while none of the link is left: the
+  // filling must still raise the flow on link 1 to its capacity instead of stepping by 0.
+  FairShareLinks links({1, 10});
+  links.add(1, 1, {{0, 0.1}});
+  links.add(2, 1, {{0, 0.2}});
+  links.add(3, 20, {{1, 1}});
+  const auto done = drain(links);
+  ASSERT_EQ(done.size(), 3u);
+  EXPECT_NEAR(done.at(1), 0.3, 1e-12);  // both at 1 / 0.3 B/s
+  EXPECT_NEAR(done.at(3), 2, 1e-12);
+}
+
 TEST(FairShare, MaxMinRatesAcrossTwoLinks) {
   // Flows a (link 0, capacity 4), b (links 0 and 1), c (link 1, capacity 3): link 1 saturates
   // first, so b and c get 1.5 each and a takes the 2.5 that b leaves of link 0.

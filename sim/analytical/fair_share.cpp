@@ -80,10 +80,12 @@ void FairShareLinks::recompute_rates() {
     for (const Use& u : p.uses) demand_[u.link] += u.weight * static_cast<double>(p.finishing.size());
   }
   while (!unfrozen_.empty()) {
-    // The smallest equal increment that saturates a link or brings a path to its cap.
+    // The smallest equal increment that saturates a link or brings a path to its cap. A saturated
+    // link carries no unfrozen path (they froze with it); what demand it shows is rounding left
+    // by the frozen paths' weights, and would make the increment 0 for ever.
     double step = std::numeric_limits<double>::infinity();
     for (size_t l = 0; l < capacity_.size(); ++l)
-      if (demand_[l] > 0) step = std::min(step, left_[l] / demand_[l]);
+      if (demand_[l] > 0 && !saturated(l)) step = std::min(step, left_[l] / demand_[l]);
     for (int i : unfrozen_)
       if (paths_[i].cap > 0) step = std::min(step, paths_[i].cap - paths_[i].rate);
     if (!(step < std::numeric_limits<double>::infinity())) break;
@@ -94,7 +96,7 @@ void FairShareLinks::recompute_rates() {
     for (int i : unfrozen_) {
       const Path& p = paths_[i];
       bool frozen = p.cap > 0 && p.rate >= p.cap * (1 - 1e-12);
-      for (const Use& u : p.uses) frozen = frozen || left_[u.link] <= 1e-12 * capacity_[u.link];
+      for (const Use& u : p.uses) frozen = frozen || saturated(u.link);
       if (!frozen) {
         unfrozen_[kept++] = i;
         continue;

@@ -47,6 +47,7 @@ class FairShareLinks {
     std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> finishing;
   };
   void recompute_rates();
+  bool saturated(size_t link) const { return left_[link] <= 1e-12 * capacity_[link]; }
 
   std::vector<double> capacity_;
   std::vector<Path> paths_;
