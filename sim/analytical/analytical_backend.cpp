@@ -1,6 +1,7 @@
 // The analytical driver of the scheduling policy: an event loop in simulated time where compute
 // and collectives take their closed-form durations, parameter-server transfers share the NICs
-// and fabric fairly as fluid flows, and node-local stages take turns on the node's stream.
+// and fabric fairly as fluid flows, and node-local stages take turns on the node's stream while
+// sharing the first GPU's fabric link with those transfers.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
@@ -15,7 +16,6 @@
 
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
-#include "sim/collectives/node_ring.h"
 #include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
@@ -49,6 +49,14 @@ class PsNetwork {
     double cap = capacities_.transfer_cap;
     if (!links_info_.size_curve.empty()) cap = std::min(cap, links_info_.nic_payload * links_info_.size_curve.at(t.bytes));
     links_.add(t.id, t.bytes, std::move(uses), cap);
+  }
+
+  // Starts a node-local stage (BytePS's ring reduce-scatter or all-gather) as a fluid flow: the
+  // node's first GPU sends and receives (g - 1) / g of the partition over its fabric link, which
+  // the partition's own network part also crosses, so stages and transfers share it.
+  void start_stage(const Task& t) {
+    const int g = links_info_.gpus_per_node;
+    links_.add(t.id, t.bytes * (g - 1) / g, {{0, 1.0}, {1, 1.0}}, 0);
   }
 
   FairShareLinks& links() { return links_; }
@@ -90,7 +98,12 @@ class Simulation {
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
       const std::vector<int> completed = ps_.links().advance(now_);
       for (int id : completed) {
-        network_done(id);
+        if (part_[id] == Part::network) {
+          network_done(id);
+        } else {
+          stream_busy_ = false;
+          start_stream();
+        }
         next_part(id);
       }
       // Time moves on, or something happens at this instant: otherwise the loop would spin.
@@ -103,11 +116,7 @@ class Simulation {
         switch (kind) {
           case kReady: policy_.ready(id, now_); break;
           case kNextPart: next_part(id); break;
-          case kStageDone:
-            stream_busy_ = false;
-            next_part(id);
-            start_stream();
-            break;
+          case kStageFlow: ps_.start_stage(s_.tasks[id]); break;
           case kFinish:
             end_[id] = now_;
             for (const scheduling::Release& r : policy_.finish(id)) events_.push({now_ + r.delay_s, kReady, r.task});
@@ -127,7 +136,7 @@ class Simulation {
 
  private:
   // At one instant: readiness first, then transfers moving on, then ends.
-  enum Kind { kReady = 0, kNextPart = 1, kStageDone = 2, kFinish = 3 };
+  enum Kind { kReady = 0, kNextPart = 1, kStageFlow = 2, kFinish = 3 };
   struct Connection {
     std::deque<int> waiting;
     bool busy = false;
@@ -207,13 +216,14 @@ class Simulation {
     next_on_connection(connections_[{t.server, t.op == CommOp::push}]);
   }
 
-  // The node's NCCL stream runs one stage at a time, first come first served.
+  // The node's NCCL stream runs one stage at a time, first come first served: the latency of its
+  // g - 1 ring steps, then its bytes as a flow on the fabric link.
   void start_stream() {
     if (stream_busy_ || stream_queue_.empty()) return;
     const int id = stream_queue_.front();
     stream_queue_.pop_front();
     stream_busy_ = true;
-    events_.push({now_ + collectives::node_ring_s(links_, s_.tasks[id].bytes), kStageDone, id});
+    events_.push({now_ + (links_.gpus_per_node - 1) * links_.fabric_latency_s, kStageFlow, id});
   }
 
   const Schedule& s_;

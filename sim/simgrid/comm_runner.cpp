@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -50,9 +49,7 @@ void CommRunner::run(const Task& task) {
     if (!st.before.steps.empty()) on_stream(task, st.before);
     if (s_.cluster.net.in_order_connections && !st.network.steps.empty()) {
       // One connection per worker and server and direction: a transfer waits for the one before.
-      auto& connection = connections_[{task.server, task.op == CommOp::push}];
-      if (!connection) connection = sg4::Mutex::create();
-      std::unique_lock lock(*connection);
+      const Turn turn(connections_[{task.server, task.op == CommOp::push}], task.id);
       run_part(task, st.network);
     } else {
       run_part(task, st.network);
@@ -66,7 +63,7 @@ void CommRunner::run(const Task& task) {
 }
 
 void CommRunner::on_stream(const Task& task, const collectives::Expansion& part) {
-  std::unique_lock lock(*stream_);
+  const Turn turn(stream_, task.id);
   run_part(task, part);
 }
 

@@ -4,11 +4,11 @@
 
 #include <cstdint>
 #include <map>
-#include <simgrid/s4u/Mutex.hpp>
 #include <tuple>
 
 #include "sim/schedule.h"
 #include "sim/simgrid/flow_graph.h"
+#include "sim/simgrid/ordered_turns.h"
 #include "sim/simgrid/platform_builder.h"
 
 namespace scalecast::simgrid_backend {
@@ -37,7 +37,7 @@ struct CommOptions {
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
-      : s_(schedule), p_(platform), o_(options), stream_(simgrid::s4u::Mutex::create()) {}
+      : s_(schedule), p_(platform), o_(options) {}
 
   // Blocks the calling actor for the task's duration: per-call overhead, then its flows (a push
   // or pull's node-local parts after the tasks before it on the node's stream).
@@ -59,9 +59,9 @@ class CommRunner {
   const Platform& p_;
   CommOptions o_;
   CommStats stats_;
-  simgrid::s4u::MutexPtr stream_;  // the node's NCCL stream (every node's, as they run alike)
+  OrderedTurns stream_;  // the node's NCCL stream (every node's, as they run alike)
   // In-order connections, per (server, push): every node's connection to that server alike.
-  std::map<std::pair<int, bool>, simgrid::s4u::MutexPtr> connections_;
+  std::map<std::pair<int, bool>, OrderedTurns> connections_;
   std::map<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>, Memo> memo_;
 };
 

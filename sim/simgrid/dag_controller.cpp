@@ -8,6 +8,8 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
 
+#include "sim/simgrid/ordered_turns.h"
+
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_dag, scalecast, "The DAG controller: tasks released and completed");
 
 namespace scalecast::simgrid_backend {
@@ -53,11 +55,7 @@ void DagController::post(Kind kind, int id) {
 // Lets every actor woken at this instant post its event before anything is dispatched, so
 // that priorities see every candidate (the analytical backend's same-instant rule).
 void DagController::settle() {
-  size_t seen = 0;
-  do {
-    seen = inbox_.size();
-    sg4::this_actor::yield();
-  } while (inbox_.size() != seen);
+  simgrid_backend::settle([this] { return inbox_.size(); });
 }
 
 void DagController::process(Batch& batch) {
