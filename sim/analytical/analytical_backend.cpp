@@ -98,13 +98,13 @@ class Simulation {
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
       const std::vector<int> completed = ps_.links().advance(now_);
       for (int id : completed) {
-        if (part_[id] == Part::network) {
-          network_done(id);
-        } else {
+        const bool stage = part_[id] != Part::network;
+        if (!stage) network_done(id);
+        next_part(id);
+        if (stage) {
           stream_busy_ = false;
           start_stream();
         }
-        next_part(id);
       }
       // Time moves on, or something happens at this instant: otherwise the loop would spin.
       if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_))
@@ -251,9 +251,11 @@ Timeline AnalyticalBackend::run(const Schedule& schedule) const {
 RunCost AnalyticalBackend::cost(const Schedule& s) const {
   constexpr double kEventsPerTask = 4, kBytesPerTask = 64;
   const double links = 4 + 2.0 * s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus());
+  // A push or pull is one flow, and one more for its node-local stage where there is one.
+  const double flows_per_transfer = s.strategy.node_local_reduce && s.cluster.gpus_per_node > 1 ? 2 : 1;
   double flows = 0;
   for (const Task& t : s.tasks)
-    if (t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull)) ++flows;
+    if (t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull)) flows += flows_per_transfer;
   const auto tasks = static_cast<double>(s.tasks.size());
   return {kEventsPerTask * tasks + 2 * flows * links, kBytesPerTask * tasks + 16 * links};
 }
