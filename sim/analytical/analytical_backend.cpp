@@ -16,6 +16,7 @@
 
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
+#include "sim/collectives/node_ring.h"
 #include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
@@ -55,8 +56,7 @@ class PsNetwork {
   // node's first GPU sends and receives (g - 1) / g of the partition over its fabric link, which
   // the partition's own network part also crosses, so stages and transfers share it.
   void start_stage(const Task& t) {
-    const int g = links_info_.gpus_per_node;
-    links_.add(t.id, t.bytes * (g - 1) / g, {{0, 1.0}, {1, 1.0}}, 0);
+    links_.add(t.id, collectives::node_ring_bytes(links_info_.gpus_per_node, t.bytes), {{0, 1.0}, {1, 1.0}}, 0);
   }
 
   FairShareLinks& links() { return links_; }
@@ -223,7 +223,7 @@ class Simulation {
     const int id = stream_queue_.front();
     stream_queue_.pop_front();
     stream_busy_ = true;
-    events_.push({now_ + (links_.gpus_per_node - 1) * links_.fabric_latency_s, kStageFlow, id});
+    events_.push({now_ + collectives::node_ring_latency_s(links_), kStageFlow, id});
   }
 
   const Schedule& s_;

@@ -4,11 +4,13 @@
 namespace scalecast::collectives {
 
 double node_ring_s(const LinkCapacities& l, double bytes) {
-  const int g = l.gpus_per_node;
-  if (g <= 1) return 0;
-  const LinkClass f = l.fabric_link();
-  return (g - 1) * (f.latency_s + bytes / (g * f.bandwidth));
+  if (l.gpus_per_node <= 1) return 0;
+  return node_ring_latency_s(l) + node_ring_bytes(l.gpus_per_node, bytes) / l.fabric_link().bandwidth;
 }
+
+double node_ring_latency_s(const LinkCapacities& l) { return (l.gpus_per_node - 1) * l.fabric_link().latency_s; }
+
+double node_ring_bytes(int g, double bytes) { return g <= 1 ? 0 : bytes * (g - 1) / g; }
 
 Expansion node_ring(int nodes, int g, double bytes) {
   Expansion e;

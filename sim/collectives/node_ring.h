@@ -11,6 +11,10 @@ namespace scalecast::collectives {
 // Seconds of one reduce-scatter (or all-gather) of `bytes` among a node's GPUs, alone: g - 1
 // steps of bytes/g on the fabric. Every node runs its own at once.
 double node_ring_s(const LinkCapacities& links, double bytes);
+// Its two parts: the latency of its g - 1 steps, and the bytes each GPU sends (and receives) in
+// them, (g - 1) / g of the partition; the analytical backend runs the bytes as a shared flow.
+double node_ring_latency_s(const LinkCapacities& links);
+double node_ring_bytes(int gpus_per_node, double bytes);
 
 // Its transfers in every node at once; empty for one GPU per node.
 Expansion node_ring(int nodes, int gpus_per_node, double bytes);
