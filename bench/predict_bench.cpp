@@ -1,4 +1,4 @@
-// Cost of one analytical prediction (schedule build + backend + steady state) per strategy on
+// Cost of one analytical prediction row (schedule build + backend + steady state) per strategy on
 // the ResNet-50 10GbE scenario at 32 GPUs and at 256 and 1024 GPUs, and of the ddl-benchmarks grid.
 #include <benchmark/benchmark.h>
 
@@ -21,7 +21,7 @@ void BM_PredictOne(benchmark::State& state, const std::string& method) {
   const BuiltWorkload w = build_workload(s);
   const AnalyticalBackend backend;
   for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, 32, backend).row);
-  state.SetLabel("resnet50, 32 GPUs, 5 iterations");
+  state.SetLabel("resnet50, 32 GPUs, one row (steady state)");
 }
 
 void BM_PredictAtScale(benchmark::State& state, const std::string& method) {
@@ -30,7 +30,7 @@ void BM_PredictAtScale(benchmark::State& state, const std::string& method) {
   const AnalyticalBackend backend;
   const int gpus = static_cast<int>(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, gpus, backend).row);
-  state.SetLabel("resnet50, 5 iterations");
+  state.SetLabel("resnet50, one row (steady state)");
 }
 
 void BM_DdlGrid(benchmark::State& state) {

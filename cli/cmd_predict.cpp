@@ -140,7 +140,9 @@ int run(const std::vector<std::string>& args) {
     OutputFiles files;
     for (const auto& m : s.methods)
       for (int g : s.gpus) {
-        PredictionRun r = predict(s, w.workload, m, g, *backend, work);
+        // A trace or timeline shows the scenario's iterations; the row is the same either way.
+        const bool whole = !trace.empty() || !timeline.empty();
+        PredictionRun r = predict(s, w.workload, m, g, *backend, work, whole ? 0 : kSteadyState);
         if (!trace.empty())
           write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
         if (!timeline.empty())

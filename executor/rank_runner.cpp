@@ -128,7 +128,7 @@ void RankRunner::make_ready(int id) {
   }
 }
 
-void RankRunner::release(const std::vector<scheduling::Release>& released) {
+void RankRunner::release(const scheduling::Releases& released) {
   for (const scheduling::Release& r : released) {
     if (r.delay_s > 0) delayed_.push({now() + r.delay_s, r.task});
     else make_ready(r.task);
@@ -204,7 +204,7 @@ void RankRunner::run_comm(int id) {
     }
   } catch (const std::exception& e) {
     m.error = std::make_exception_ptr(
-        std::runtime_error("task " + std::to_string(id) + " (" + t.name + "): " + e.what()));
+        std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(t) + "): " + e.what()));
   }
   post(std::move(m));
 }

@@ -73,7 +73,7 @@ class RankRunner {
   bool coordinator() const { return plan_.rank == 0 && plan_.channel_tasks > 0; }
   void post(Message m);
   void make_ready(int task);
-  void release(const std::vector<scheduling::Release>& released);
+  void release(const scheduling::Releases& released);
   void start_dispatched();
   void on_message(const Message& m);
   void run_compute(int task);

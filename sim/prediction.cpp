@@ -15,22 +15,24 @@ std::string run_name(const std::string& method, int gpus) {
 }  // namespace
 
 Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& method, int gpus,
-                      const WorkLimits& limits) {
+                      const WorkLimits& limits, int iterations) {
+  const bool steady = iterations == kSteadyState;
+  const int n = steady ? 1 : iterations > 0 ? iterations : s.iterations;
   Cluster cluster = s.cluster;
   cluster.nodes = nodes_for(cluster, gpus);
   if (gpus < cluster.gpus_per_node) cluster.gpus_per_node = gpus;
   const Strategy strategy = strategy_for(s, method);
-  check_work(estimate_schedule(w, cluster, strategy, s.iterations), limits, run_name(method, gpus));
-  return build_schedule(w, cluster, strategy, s.iterations, s.name);
+  check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
+  return build_schedule(w, cluster, strategy, n, s.name, steady);
 }
 
 PredictionRun predict(const Scenario& s, const Workload& w, const std::string& method, int gpus,
-                      const Backend& backend, const WorkLimits& limits) {
+                      const Backend& backend, const WorkLimits& limits, int iterations) {
   PredictionRun run;
-  run.schedule = schedule_for(s, w, method, gpus, limits);
+  run.schedule = schedule_for(s, w, method, gpus, limits, iterations);
   check_work(estimate_run(run.schedule, backend), limits, run_name(method, gpus));
   run.timeline = backend.run(run.schedule);
-  const IterationStats st = steady_state(run.schedule, run.timeline);
+  const IterationStats st = simulated_steady_state(run.schedule, run.timeline);
   PredictionRow& r = run.row;
   r.scenario = s.name;
   r.model = w.model;

@@ -38,12 +38,17 @@ struct PredictionRun {
   Timeline timeline;
 };
 
-// The schedule of one (method, gpus) run of a scenario; throws WorkLimitError before building
-// one larger than the limits allow.
+// The schedule of one (method, gpus) run of a scenario over `iterations` iterations (0: the
+// scenario's; kSteadyState: the first iteration and the next forward pass, what the row needs);
+// throws WorkLimitError before building one larger than the limits allow.
+inline constexpr int kSteadyState = -1;
 Schedule schedule_for(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus, const WorkLimits& limits = {});
-// Also refuses a run whose backend would exceed the limits, before it starts.
+                      int gpus, const WorkLimits& limits = {}, int iterations = 0);
+// Also refuses a run whose backend would exceed the limits, before it starts. Simulates
+// `iterations` as schedule_for() builds them (0 for a trace of the scenario's iterations); the
+// row is simulated_steady_state() in every case, exact from the shortest schedule.
 PredictionRun predict(const Scenario& scenario, const Workload& workload, const std::string& method,
-                      int gpus, const Backend& backend, const WorkLimits& limits = {});
+                      int gpus, const Backend& backend, const WorkLimits& limits = {},
+                      int iterations = kSteadyState);
 
 }  // namespace scalecast

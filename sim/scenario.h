@@ -58,7 +58,8 @@ struct Scenario {
   StrategyOverrides strategy;
   std::vector<std::string> methods;   // preset names
   std::vector<int> gpus;              // GPU counts to predict
-  int iterations = 5;                 // simulated iterations (steady state after the first)
+  int iterations = 5;                 // iterations of a trace, timeline or schedule file; a row
+                                      // needs two (steady_state.h)
 };
 
 // A "key.path=value" set on top of a scenario file, and where it comes from ("--set", or a

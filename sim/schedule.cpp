@@ -1,10 +1,20 @@
-// Names of task kinds and communication operations, as written in schedule files and traces.
-// Parsing is the inverse of printing and rejects anything else.
+// Names of tasks, task kinds and communication operations, as written in schedule files and
+// traces. Parsing is the inverse of printing and rejects anything else.
 #include "sim/schedule.h"
 
 #include <stdexcept>
 
 namespace scalecast {
+
+std::string Schedule::name_of(const Task& t) const {
+  if (t.name < 0 || t.name >= static_cast<int>(names.size())) return "task " + std::to_string(t.id);
+  return names[static_cast<std::size_t>(t.name)];
+}
+
+int Schedule::add_name(std::string name) {
+  names.push_back(std::move(name));
+  return static_cast<int>(names.size()) - 1;
+}
 
 std::string to_string(TaskKind k) {
   switch (k) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/cluster.h"
 #include "sim/strategy.h"
 
@@ -23,10 +25,13 @@ enum class CommOp {
   broadcast,  // GPU 0 sends to every GPU (DataParallel)
 };
 
+// Most tasks wait for one or two others: those are kept inline, without an allocation.
+using TaskDeps = boost::container::small_vector<int, 2>;
+
 struct Task {
   int id = 0;                  // index in Schedule::tasks
   TaskKind kind = TaskKind::forward;
-  std::string name;            // "fwd conv1", "allreduce #12"
+  int name = -1;               // its name's index in Schedule::names ("fwd conv1", "allreduce #12")
   int iteration = 0;
   int layer = -1;              // compute: the layer; comm: -1
   double duration_s = 0;       // compute: time on every GPU
@@ -39,7 +44,7 @@ struct Task {
   int tensors = 0;             // comm: gradient tensors it carries (all or a partition of)
   int priority = 0;            // comm: lower goes first where the strategy orders by priority
   int server = -1;             // push/pull: the parameter server
-  std::vector<int> deps;       // ids of tasks that must finish first
+  TaskDeps deps;               // ids of tasks that must finish first
   double delay_s = 0;          // comm: may start no earlier than this after its deps finish
                                // (a fusion buffer waiting for its cycle tick)
 };
@@ -53,8 +58,14 @@ struct Schedule {
   Strategy strategy;
   int iterations = 1;
   std::vector<Task> tasks;
+  // Task names, each kept once: every iteration's tasks share their layer's or message's name.
+  std::vector<std::string> names;
 
   int gpus() const { return cluster.gpus(); }
+  // The task's name ("task 12" for one made without a name).
+  std::string name_of(const Task& task) const;
+  // Adds a name and returns its index for Task::name.
+  int add_name(std::string name);
 };
 
 std::string to_string(TaskKind k);

@@ -3,6 +3,8 @@
 #include "sim/schedule_builder.h"
 
 #include <algorithm>
+#include <array>
+#include <string>
 
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/grouping.h"
@@ -16,86 +18,136 @@ class Builder {
   Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out)
       : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c)) {}
 
-  void iteration(int it) {
+  // What every iteration shares: task names, messages with their algorithm and server, and for
+  // each layer the messages carrying its gradients.
+  void prepare(int iterations) {
     const int layers = static_cast<int>(w_.layers.size());
-    std::vector<int> forward(layers), backward(layers);
+    for (const Layer& l : w_.layers) {
+      forward_names_.push_back(out_.add_name("fwd " + l.name));
+      backward_names_.push_back(out_.add_name("bwd " + l.name));
+    }
+    optimizer_name_ = out_.add_name("optimizer");
+    model_grad_bytes_ = static_cast<double>(w_.grad_bytes());
+    forward_.assign(layers, -1);
+    backward_.assign(layers, -1);
+    if (s_.aggregation == Aggregation::root_reduce) {
+      root_names_ = {out_.add_name("broadcast parameters"), out_.add_name("reduce gradients")};
+      out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers + 3));
+      return;
+    }
+    const auto cost = collectives::fit_alpha_beta(links_, s_.algorithm);
+    messages_ = partition_messages(group_gradients(w_, s_, cost), s_.partition_bytes);
+    const int servers = c_.ps.count(c_.nodes, c_.gpus());
+    const int count = static_cast<int>(messages_.size());
+    plans_.resize(messages_.size());
+    for (int k = 0; k < count; ++k) {
+      MessagePlan& p = plans_[k];
+      const std::string n = " #" + std::to_string(k);
+      if (s_.aggregation == Aggregation::allreduce) {
+        p.names = {out_.add_name("allreduce" + n), -1};
+        p.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes);
+      } else {
+        p.names = {out_.add_name("push" + n), out_.add_name("pull" + n)};
+        p.server = k % std::max(1, servers);  // a partition keeps its server (BytePS: by key)
+      }
+    }
+    // Messages carry consecutive layers: count each layer's, then list them in message order.
+    first_message_.assign(layers + 1, 0);
+    for (const Message& m : messages_)
+      for (int l = m.first_layer; l <= m.last_layer; ++l) ++first_message_[l + 1];
+    for (int l = 0; l < layers; ++l) first_message_[l + 1] += first_message_[l];
+    layer_messages_.resize(first_message_[layers]);
+    std::vector<int> filled(first_message_.begin(), first_message_.end() - 1);
+    for (int k = 0; k < count; ++k)
+      for (int l = messages_[k].first_layer; l <= messages_[k].last_layer; ++l) layer_messages_[filled[l]++] = k;
+    done_.assign(messages_.size(), -1);
+    out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers + 2 * messages_.size() + 1));
+  }
+
+  // The forward pass of iteration `it` (after DataParallel's broadcast of the parameters).
+  void forward_pass(int it) {
+    const int layers = static_cast<int>(w_.layers.size());
     const int broadcast = s_.aggregation == Aggregation::root_reduce ? root_broadcast(it) : -1;
     for (int l = 0; l < layers; ++l) {
-      Task& t = add(TaskKind::forward, "fwd " + w_.layers[l].name, it);
+      Task& t = add(TaskKind::forward, forward_names_[l], it);
       t.layer = l;
       t.duration_s = w_.layers[l].forward_s + update_share(l);
       link(t, last_compute_);
       link(t, broadcast);
       if (it > 0) link_previous_update(t, l);
-      last_compute_ = forward[l] = t.id;
+      last_compute_ = forward_[l] = t.id;
     }
+  }
+
+  void iteration(int it) {
+    const int layers = static_cast<int>(w_.layers.size());
+    forward_pass(it);
     for (int l = layers - 1; l >= 0; --l) {
-      Task& t = add(TaskKind::backward, "bwd " + w_.layers[l].name, it);
+      Task& t = add(TaskKind::backward, backward_names_[l], it);
       t.layer = l;
       t.duration_s = w_.layers[l].backward_s;
       link(t, last_compute_);
-      last_compute_ = backward[l] = t.id;
+      last_compute_ = backward_[l] = t.id;
     }
-    final_comm_.assign(layers, {});
-    std::vector<int> finals;
+    int reduce = -1;
     if (s_.aggregation == Aggregation::root_reduce) {
-      finals.push_back(root_reduce(it));
+      reduce = root_reduce(it);
     } else {
-      for (const Message& m : messages_) {
+      for (std::size_t k = 0; k < messages_.size(); ++k) {
+        const Message& m = messages_[k];
         const int release = m.release_layer >= 0 ? m.release_layer : m.first_layer;
-        const int after = s_.timing == Timing::after_backward ? last_compute_ : backward[release];
-        const int done = communicate(m, it, after);
-        finals.push_back(done);
-        for (int l = m.first_layer; l <= m.last_layer; ++l) final_comm_[l].push_back(done);
+        const int after = s_.timing == Timing::after_backward ? last_compute_ : backward_[release];
+        done_[k] = communicate(k, it, after);
       }
     }
     if (!s_.overlap_next_forward) {
-      Task& opt = add(TaskKind::optimizer, "optimizer", it);
+      Task& opt = add(TaskKind::optimizer, optimizer_name_, it);
       opt.duration_s = w_.optimizer_s;
       link(opt, last_compute_);
-      for (int f : finals) link(opt, f);
+      link(opt, reduce);
+      for (int d : done_) link(opt, d);
       last_update_ = last_compute_ = opt.id;
     }
   }
 
-  void prepare() {
-    if (s_.aggregation == Aggregation::root_reduce) return;
-    const auto cost = collectives::fit_alpha_beta(links_, s_.algorithm);
-    messages_ = partition_messages(group_gradients(w_, s_, cost), s_.partition_bytes);
-    servers_ = c_.ps.count(c_.nodes, c_.gpus());
-  }
-
  private:
-  Task& add(TaskKind kind, std::string name, int it) {
-    Task t;
-    t.id = static_cast<int>(out_.tasks.size());
+  struct MessagePlan {
+    std::array<int, 2> names{-1, -1};  // all-reduce, or push and pull
+    const collectives::AllreduceAlgorithm* algorithm = nullptr;
+    int server = -1;
+  };
+
+  Task& add(TaskKind kind, int name, int it) {
+    Task& t = out_.tasks.emplace_back();
+    t.id = static_cast<int>(out_.tasks.size()) - 1;
     t.kind = kind;
-    t.name = std::move(name);
+    t.name = name;
     t.iteration = it;
-    out_.tasks.push_back(std::move(t));
-    return out_.tasks.back();
+    return t;
   }
 
   static void link(Task& t, int dep) {
     if (dep >= 0) t.deps.push_back(dep);
   }
 
-  // With per-layer updates (ByteScheduler), each layer's optimizer work runs before its forward.
+  // With per-layer updates (ByteScheduler), each layer's optimizer work runs before its forward,
+  // in proportion to its gradient bytes.
   double update_share(int l) const {
-    if (!s_.overlap_next_forward || w_.grad_bytes() == 0) return 0;
-    return w_.optimizer_s * static_cast<double>(w_.layers[l].grad_bytes()) /
-           static_cast<double>(w_.grad_bytes());
+    if (!s_.overlap_next_forward || model_grad_bytes_ == 0) return 0;
+    return w_.optimizer_s * static_cast<double>(w_.layers[l].grad_bytes()) / model_grad_bytes_;
   }
 
+  // A layer's next forward waits for the optimizer, or with per-layer updates for the messages
+  // carrying its gradients.
   void link_previous_update(Task& t, int l) {
     if (!s_.overlap_next_forward) {
       if (l == 0) link(t, last_update_);
       return;
     }
-    for (int dep : final_comm_[l]) link(t, dep);
+    for (int i = first_message_[l]; i < first_message_[l + 1]; ++i) link(t, done_[layer_messages_[i]]);
   }
 
-  Task& comm(CommOp op, const Message& m, int it, const std::string& name) {
+  Task& comm(CommOp op, const Message& m, int it, int name) {
     Task& t = add(TaskKind::comm, name, it);
     t.op = op;
     t.bytes = m.bytes;
@@ -106,27 +158,27 @@ class Builder {
     return t;
   }
 
-  // Returns the task whose end makes the message's sum available on every GPU.
-  int communicate(const Message& m, int it, int after) {
-    const std::string n = "#" + std::to_string(message_counter_);
+  // Returns the task whose end makes message k's sum available on every GPU.
+  int communicate(std::size_t k, int it, int after) {
+    const Message& m = messages_[k];
+    const MessagePlan& p = plans_[k];
     int done = -1;
     if (s_.aggregation == Aggregation::allreduce) {
       if (c_.gpus() > 1) {
-        Task& t = comm(CommOp::allreduce, m, it, "allreduce " + n);
-        t.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, m.bytes);
+        Task& t = comm(CommOp::allreduce, m, it, p.names[0]);
+        t.algorithm = p.algorithm;
         t.delay_s = m.delay_s;
         link(t, after);
         done = t.id;
       }
     } else {
-      const int server = partition_counter_++ % servers_;
-      Task& push = comm(CommOp::push, m, it, "push " + n);
-      push.server = server;
+      Task& push = comm(CommOp::push, m, it, p.names[0]);
+      push.server = p.server;
       push.delay_s = m.delay_s;
       link(push, after);
       const int push_id = push.id;
-      Task& pull = comm(CommOp::pull, m, it, "pull " + n);
-      pull.server = server;
+      Task& pull = comm(CommOp::pull, m, it, p.names[1]);
+      pull.server = p.server;
       link(pull, push_id);
       done = pull.id;
     }
@@ -134,20 +186,21 @@ class Builder {
     return done;
   }
 
+  Message whole_model() const {
+    return {model_grad_bytes_, 0, static_cast<int>(w_.layers.size()) - 1,
+            static_cast<int>(w_.grad_tensor_count()), -1, 0};
+  }
+
   int root_broadcast(int it) {
     if (c_.gpus() <= 1) return -1;
-    Message all{static_cast<double>(w_.grad_bytes()), 0, static_cast<int>(w_.layers.size()) - 1,
-                static_cast<int>(w_.grad_tensor_count()), 0};
-    Task& t = comm(CommOp::broadcast, all, it, "broadcast parameters");
+    Task& t = comm(CommOp::broadcast, whole_model(), it, root_names_[0]);
     link(t, last_update_);
     return t.id;
   }
 
   int root_reduce(int it) {
     if (c_.gpus() <= 1) return -1;
-    Message all{static_cast<double>(w_.grad_bytes()), 0, static_cast<int>(w_.layers.size()) - 1,
-                static_cast<int>(w_.grad_tensor_count()), 0};
-    Task& t = comm(CommOp::reduce, all, it, "reduce gradients");
+    Task& t = comm(CommOp::reduce, whole_model(), it, root_names_[1]);
     link(t, last_compute_);
     return t.id;
   }
@@ -158,18 +211,25 @@ class Builder {
   Schedule& out_;
   LinkCapacities links_;
   std::vector<Message> messages_;
-  std::vector<std::vector<int>> final_comm_;  // per layer: tasks completing its update
-  int servers_ = 1;
+  std::vector<MessagePlan> plans_;
+  // Indexes in Schedule::names, alike in every iteration.
+  std::vector<int> forward_names_, backward_names_;
+  int optimizer_name_ = -1;
+  double model_grad_bytes_ = 0;
+  std::array<int, 2> root_names_{-1, -1};  // DataParallel's broadcast and reduce
+  // Layer l's gradients travel in messages layer_messages_[first_message_[l] .. first_message_[l + 1]).
+  std::vector<int> first_message_, layer_messages_;
+  std::vector<int> forward_, backward_;  // this iteration's task per layer
+  std::vector<int> done_;                // per message: the task completing it, latest iteration
   int last_compute_ = -1;
   int last_update_ = -1;
   int message_counter_ = 0;
-  int partition_counter_ = 0;
 };
 
 }  // namespace
 
 Schedule build_schedule(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
-                        int iterations, const std::string& scenario_name) {
+                        int iterations, const std::string& scenario_name, bool next_forward) {
   Schedule out;
   out.scenario = scenario_name;
   out.model = workload.model;
@@ -177,10 +237,11 @@ Schedule build_schedule(const Workload& workload, const Cluster& cluster, const 
   out.batch_per_gpu = workload.batch_per_gpu;
   out.cluster = cluster;
   out.strategy = strategy;
-  out.iterations = iterations;
+  out.iterations = iterations + (next_forward ? 1 : 0);
   Builder builder(workload, cluster, strategy, out);
-  builder.prepare();
+  builder.prepare(out.iterations);
   for (int it = 0; it < iterations; ++it) builder.iteration(it);
+  if (next_forward) builder.forward_pass(iterations);
   return out;
 }
 

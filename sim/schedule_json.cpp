@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/gpu_catalog.h"
@@ -207,13 +208,14 @@ class TaskReader {
  public:
   explicit TaskReader(const Schedule& s) : s_(s), servers_(s.cluster.ps.count(s.cluster.nodes, s.gpus())) {}
 
-  Task read(const JsonReader& j, int index) const {
+  // The task, and its name in `name`.
+  Task read(const JsonReader& j, int index, std::string& name) const {
     const TaskIdentity identity = read_task_identity(j, index, s_.iterations, concat(kTaskKeys, kCommKeys),
                                                      concat(kTaskKeys, kComputeKeys));
     Task t;
     t.id = identity.id;
     t.kind = identity.kind;
-    t.name = identity.name;
+    name = identity.name;
     t.iteration = identity.iteration;
     const bool comm = t.kind == TaskKind::comm;
     const JsonReader deps = j.require("deps");
@@ -307,7 +309,15 @@ Schedule read_schedule(const JsonReader& j) {
   const JsonReader tasks = j.require("tasks");
   const int count = static_cast<int>(std::min<std::size_t>(tasks.size(), std::numeric_limits<int>::max()));
   const TaskReader reader(s);
-  for (int i = 0; i < count; ++i) s.tasks.push_back(reader.read(tasks.item(static_cast<std::size_t>(i)), i));
+  std::unordered_map<std::string, int> names;  // each distinct name kept once
+  for (int i = 0; i < count; ++i) {
+    std::string name;
+    Task t = reader.read(tasks.item(static_cast<std::size_t>(i)), i, name);
+    const auto [it, added] = names.emplace(std::move(name), static_cast<int>(s.names.size()));
+    if (added) s.names.push_back(it->first);
+    t.name = it->second;
+    s.tasks.push_back(std::move(t));
+  }
   check_consistency(j, s);
   return s;
 }
@@ -317,8 +327,8 @@ Schedule read_schedule(const JsonReader& j) {
 ordered_json schedule_to_json(const Schedule& s) {
   ordered_json tasks = ordered_json::array();
   for (const Task& t : s.tasks) {
-    ordered_json j = {{"id", t.id}, {"kind", to_string(t.kind)}, {"name", t.name},
-                      {"iteration", t.iteration}, {"deps", t.deps}};
+    ordered_json j = {{"id", t.id}, {"kind", to_string(t.kind)}, {"name", s.name_of(t)},
+                      {"iteration", t.iteration}, {"deps", std::vector<int>(t.deps.begin(), t.deps.end())}};
     if (t.kind == TaskKind::comm) {
       j["op"] = to_string(t.op);
       if (t.algorithm) j["algorithm"] = t.algorithm->name;

@@ -118,7 +118,7 @@ TimelineFile timeline_file(const Schedule& s, const Timeline& tl) {
   f.iterations = s.iterations;
   f.nodes = s.cluster.nodes;
   for (const Task& t : s.tasks)
-    f.tasks.push_back({t.id, t.kind, t.name, t.iteration, t.op, t.bytes, t.algorithm ? t.algorithm->name : ""});
+    f.tasks.push_back({t.id, t.kind, s.name_of(t), t.iteration, t.op, t.bytes, t.algorithm ? t.algorithm->name : ""});
   f.timeline = tl;
   return f;
 }
@@ -126,7 +126,7 @@ TimelineFile timeline_file(const Schedule& s, const Timeline& tl) {
 void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& tl) {
   ordered_json tasks = ordered_json::array();
   for (const Task& t : s.tasks) {
-    ordered_json j = {{"id", t.id}, {"kind", to_string(t.kind)}, {"name", t.name},
+    ordered_json j = {{"id", t.id}, {"kind", to_string(t.kind)}, {"name", s.name_of(t)},
                       {"iteration", t.iteration}};
     if (t.kind == TaskKind::comm) {
       j["op"] = to_string(t.op);

@@ -74,7 +74,8 @@ TEST(Report, TableHasAUnitsRow) {
 TEST(ChromeTrace, HasNamedTracksAndCompleteEventsInMicroseconds) {
   const Scenario s = scenario();
   const BuiltWorkload w = build_workload(s);
-  const PredictionRun r = predict(s, w.workload, "wfbp-allreduce", 8, AnalyticalBackend());
+  // A trace shows the scenario's iterations (0), not only the two a row needs.
+  const PredictionRun r = predict(s, w.workload, "wfbp-allreduce", 8, AnalyticalBackend(), {}, 0);
   const auto trace = chrome_trace(r.schedule, r.timeline, {4});
   ASSERT_TRUE(trace.contains("traceEvents"));
   std::set<int> gpu_pids;

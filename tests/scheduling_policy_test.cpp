@@ -19,7 +19,6 @@ Task message(int id, CommOp op, double bytes, int priority, int server = -1) {
   t.bytes = bytes;
   t.priority = priority;
   t.server = server;
-  t.name = "m" + std::to_string(id);
   return t;
 }
 

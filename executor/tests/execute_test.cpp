@@ -51,7 +51,7 @@ void run_and_check(const std::string& method, int gpus, const std::string& extra
     const RankPlan p = plan_rank(s, r);
     for (const Task& t : s.tasks) {
       const bool expected = p.tasks[t.id].role == Role::compute || !p.tasks[t.id].steps.empty();
-      EXPECT_EQ(ran.count({t.id, r}) == 1, expected) << t.name << " on rank " << r;
+      EXPECT_EQ(ran.count({t.id, r}) == 1, expected) << s.name_of(t) << " on rank " << r;
     }
   }
   // Dependencies hold on every rank: nothing starts before what it waits for has ended there.
@@ -62,7 +62,7 @@ void run_and_check(const std::string& method, int gpus, const std::string& extra
       auto dep = span.find({d, key.second});
       if (dep != span.end()) {
         EXPECT_LE(dep->second.second, times.first + 1e-6)
-            << s.tasks[key.first].name << " started before " << s.tasks[d].name << " ended on rank " << key.second;
+            << s.name_of(s.tasks[key.first]) << " started before " << s.name_of(s.tasks[d]) << " ended on rank " << key.second;
       }
     }
   }

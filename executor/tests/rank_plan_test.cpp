@@ -16,8 +16,7 @@ Task task(int id, TaskKind kind, std::vector<int> deps) {
   Task t;
   t.id = id;
   t.kind = kind;
-  t.name = "t" + std::to_string(id);
-  t.deps = std::move(deps);
+  t.deps.assign(deps.begin(), deps.end());
   t.duration_s = 1e-3;
   return t;
 }

@@ -23,14 +23,14 @@ Schedule two_iterations() {
     Task c;
     c.id = static_cast<int>(s.tasks.size());
     c.kind = TaskKind::backward;
-    c.name = "bwd";
+    c.name = s.add_name("bwd");
     c.iteration = it;
     s.tasks.push_back(c);
     Task a;
     a.id = c.id + 1;
     a.kind = TaskKind::comm;
     a.op = CommOp::allreduce;
-    a.name = "allreduce #0";
+    a.name = s.add_name("allreduce #0");
     a.iteration = it;
     a.bytes = 4096;
     a.algorithm = &collectives::allreduce_algorithm("ring");

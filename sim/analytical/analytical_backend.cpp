@@ -91,12 +91,13 @@ class Simulation {
   Timeline run() {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
     constexpr double kNever = std::numeric_limits<double>::infinity();
-    while (!events_.empty() || ps_.links().active()) {
-      const double next_event = events_.empty() ? kNever : std::get<0>(events_.top());
+    while (!events_.empty() || ps_.links().active() || compute_.busy() || channel_.busy()) {
+      const double next_event = std::min({events_.empty() ? kNever : std::get<0>(events_.top()), compute_.end_s,
+                                          channel_.end_s});
       const double before = now_;
       now_ = std::min(next_event, ps_.links().next_completion());
       if (!std::isfinite(now_)) throw std::logic_error("analytical backend: transfers that never complete");
-      const std::vector<int> completed = ps_.links().advance(now_);
+      const std::vector<int>& completed = ps_.links().advance(now_);
       for (int id : completed) {
         const bool stage = part_[id] != Part::network;
         if (!stage) network_done(id);
@@ -107,7 +108,8 @@ class Simulation {
         }
       }
       // Time moves on, or something happens at this instant: otherwise the loop would spin.
-      if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_))
+      if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_) &&
+          compute_.end_s != now_ && channel_.end_s != now_)
         throw std::logic_error("analytical backend: time stopped advancing at " + std::to_string(now_) + " s");
       // Everything that happens at this instant first, so that priorities see every candidate.
       while (!events_.empty() && std::get<0>(events_.top()) == now_) {
@@ -117,26 +119,50 @@ class Simulation {
           case kReady: policy_.ready(id, now_); break;
           case kNextPart: next_part(id); break;
           case kStageFlow: ps_.start_stage(s_.tasks[id]); break;
-          case kFinish:
-            end_[id] = now_;
-            for (const scheduling::Release& r : policy_.finish(id)) events_.push({now_ + r.delay_s, kReady, r.task});
-            break;
+          case kFinish: finish(id); break;
         }
       }
+      // The compute stream and the channel run one task each: their ends need no events.
+      for (Lane* lane : {&compute_, &channel_})
+        if (lane->end_s == now_) finish(lane->release());
       start(policy_.dispatch());
     }
     if (!policy_.done())
       throw std::logic_error("analytical backend: " + std::to_string(policy_.unfinished()) + " tasks never ran");
     Timeline tl;
     tl.backend = "analytical";
+    tl.events.reserve(s_.tasks.size());
     for (const Task& t : s_.tasks) tl.events.push_back({t.id, -1, track_name(t), start_[t.id], end_[t.id]});
     tl.commits = policy_.commit_log();
     return tl;
   }
 
  private:
-  // At one instant: readiness first, then transfers moving on, then ends.
+  // At one instant: readiness first, then transfers moving on, then ends. The ready() and
+  // finish() calls of one instant commute, since dispatch() sees them all together.
   enum Kind { kReady = 0, kNextPart = 1, kStageFlow = 2, kFinish = 3 };
+  // The task running on the compute stream or the channel, and when it ends.
+  struct Lane {
+    int task = -1;
+    double end_s = std::numeric_limits<double>::infinity();
+    bool busy() const { return task >= 0; }
+    int release() {
+      const int id = task;
+      task = -1;
+      end_s = std::numeric_limits<double>::infinity();
+      return id;
+    }
+  };
+
+  void finish(int id) {
+    end_[id] = now_;
+    for (const scheduling::Release& r : policy_.finish(id)) {
+      if (r.delay_s > 0)
+        events_.push({now_ + r.delay_s, kReady, r.task});
+      else
+        policy_.ready(r.task, now_);
+    }
+  }
   struct Connection {
     std::deque<int> waiting;
     bool busy = false;
@@ -145,7 +171,7 @@ class Simulation {
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {
       start_[d.compute] = now_;
-      events_.push({now_ + s_.tasks[d.compute].duration_s, kFinish, d.compute});
+      compute_ = {d.compute, now_ + s_.tasks[d.compute].duration_s};
     }
     for (int id : d.transfers) {
       start_[id] = now_;
@@ -154,7 +180,7 @@ class Simulation {
     }
     if (d.channel >= 0) {
       start_[d.channel] = now_;
-      events_.push({now_ + collective_task_s(links_, s_.strategy, s_.tasks[d.channel]), kFinish, d.channel});
+      channel_ = {d.channel, now_ + collective_task_s(links_, s_.strategy, s_.tasks[d.channel])};
     }
   }
 
@@ -232,6 +258,7 @@ class Simulation {
   std::vector<double> start_, end_;
   std::vector<Part> part_;
   PsNetwork ps_;
+  Lane compute_, channel_;
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
   std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)

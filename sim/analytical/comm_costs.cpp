@@ -13,7 +13,7 @@ namespace scalecast {
 double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task& t) {
   double base = 0;
   if (t.op == CommOp::allreduce) {
-    if (!t.algorithm) throw std::invalid_argument("all-reduce '" + t.name + "' has no algorithm");
+    if (!t.algorithm) throw std::invalid_argument("all-reduce task " + std::to_string(t.id) + " has no algorithm");
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else {
     // DataParallel's reduce to / broadcast from GPU 0: NCCL's pipelined chain through the GPUs.

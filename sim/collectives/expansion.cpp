@@ -34,7 +34,7 @@ Expansion root(const Schedule& s, const Task& t) {
 
 TransferStages transfer_stages(const Schedule& s, const Task& t) {
   if (t.op != CommOp::push && t.op != CommOp::pull)
-    throw std::invalid_argument("transfer_stages: '" + t.name + "' is not a push or a pull");
+    throw std::invalid_argument("transfer_stages: task " + std::to_string(t.id) + " is not a push or a pull");
   const Cluster& c = s.cluster;
   const int g = c.gpus_per_node, server = server_endpoint(s, t.server);
   const bool local = s.strategy.node_local_reduce;
@@ -54,11 +54,11 @@ TransferStages transfer_stages(const Schedule& s, const Task& t) {
 }
 
 Expansion expand(const Schedule& s, const Task& t) {
-  if (t.kind != TaskKind::comm) throw std::invalid_argument("expand: '" + t.name + "' is not a communication task");
+  if (t.kind != TaskKind::comm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " is not a communication task");
   const Cluster& c = s.cluster;
   switch (t.op) {
     case CommOp::allreduce:
-      if (!t.algorithm) throw std::invalid_argument("expand: '" + t.name + "' has no all-reduce algorithm");
+      if (!t.algorithm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " has no all-reduce algorithm");
       return t.algorithm->expand(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
@@ -79,7 +79,7 @@ double transfer_count(const Schedule& s, const Task& t) {
   const double p = c.gpus(), g = c.gpus_per_node, nodes = c.nodes;
   switch (t.op) {
     case CommOp::allreduce:
-      if (!t.algorithm) throw std::invalid_argument("transfer_count: '" + t.name + "' has no all-reduce algorithm");
+      if (!t.algorithm) throw std::invalid_argument("transfer_count: task " + std::to_string(t.id) + " has no all-reduce algorithm");
       return t.algorithm->transfers(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {

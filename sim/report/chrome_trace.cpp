@@ -19,7 +19,7 @@ ordered_json meta(const char* what, int pid, int tid, const std::string& name) {
   return {{"name", what}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}};
 }
 
-ordered_json slice(const Task& t, const TimelineEvent& e, int pid, int tid) {
+ordered_json slice(const Schedule& s, const Task& t, const TimelineEvent& e, int pid, int tid) {
   ordered_json args = {{"task", t.id}, {"iteration", t.iteration}};
   if (t.kind == TaskKind::comm) {
     args["bytes"] = t.bytes;
@@ -27,7 +27,7 @@ ordered_json slice(const Task& t, const TimelineEvent& e, int pid, int tid) {
     args["layers"] = std::to_string(t.first_layer) + ".." + std::to_string(t.last_layer);
     if (t.algorithm) args["algorithm"] = t.algorithm->name;
   }
-  return {{"name", t.name},
+  return {{"name", s.name_of(t)},
           {"cat", to_string(t.kind)},
           {"ph", "X"},
           {"ts", e.start_s * 1e6},
@@ -53,12 +53,12 @@ ordered_json chrome_trace(const Schedule& s, const Timeline& tl, const TraceOpti
     if (t.kind != TaskKind::comm) {
       if (e.rank >= gpus) continue;
       const int first = e.rank < 0 ? 0 : e.rank, last = e.rank < 0 ? gpus - 1 : e.rank;
-      for (int g = first; g <= last; ++g) events.push_back(slice(t, e, g, 0));
+      for (int g = first; g <= last; ++g) events.push_back(slice(s, t, e, g, 0));
       continue;
     }
     auto [it, added] = comm_tracks.emplace(e.track, static_cast<int>(comm_tracks.size()) + 1);
     if (added) events.push_back(meta("thread_name", kCommPid, it->second, e.track));
-    events.push_back(slice(t, e, kCommPid, it->second));
+    events.push_back(slice(s, t, e, kCommPid, it->second));
   }
   return {{"traceEvents", std::move(events)},
           {"displayTimeUnit", "ms"},

@@ -2,6 +2,7 @@
 // window in priority-key order, ByteScheduler's head-of-line credit, and the channel's order.
 #include "sim/scheduling/scheduling_policy.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -20,23 +21,36 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
     throw std::logic_error("scheduling policy: lanes given for " + std::to_string(o_.lanes.size()) +
                            " tasks, the schedule has " + std::to_string(n));
   lanes_ = o_.lanes;
+  lanes_.reserve(n);
   pending_.assign(n, 0);
-  dependents_.assign(n, {});
+  first_dependent_.assign(n + 1, 0);
   ready_at_.assign(n, 0);
-  is_ready_.assign(n, false);
-  is_finished_.assign(n, false);
+  is_ready_.assign(n, 0);
+  is_finished_.assign(n, 0);
+  int windows = 1;
   for (int id = 0; id < n; ++id) {
     const Task& t = s.tasks[id];
     if (t.id != id) throw std::invalid_argument("task " + std::to_string(id) + " has id " + std::to_string(t.id));
     if (o_.lanes.empty()) lanes_.push_back(lane_of(t));
+    if (lanes_[id] == Lane::transfer) {
+      if (t.server < 0) throw std::invalid_argument("task " + std::to_string(id) + " names no parameter server");
+      windows = std::max(windows, t.server + 2);
+    }
     pending_[id] = static_cast<int>(t.deps.size());
     for (int d : t.deps) {
       if (d < 0 || d >= n || d == id)
         throw std::invalid_argument("task " + std::to_string(id) + " depends on task " + std::to_string(d) +
                                     ", which is not another task of the schedule");
-      dependents_[d].push_back(id);
+      ++first_dependent_[d + 1];
     }
   }
+  for (int id = 0; id < n; ++id) first_dependent_[id + 1] += first_dependent_[id];
+  dependents_.resize(first_dependent_[n]);
+  std::vector<int> filled(first_dependent_.begin(), first_dependent_.end() - 1);
+  for (int id = 0; id < n; ++id)
+    for (int d : s.tasks[id].deps) dependents_[filled[d]++] = id;
+  message_ready_.resize(windows);
+  in_flight_.assign(windows, 0);
 }
 
 std::vector<int> SchedulingPolicy::initial() const {
@@ -53,7 +67,7 @@ SchedulingPolicy::Key SchedulingPolicy::key(int id) const {
 }
 
 int SchedulingPolicy::window(int id) const {
-  return lanes_[id] == Lane::transfer ? s_.tasks[id].server : -1;
+  return lanes_[id] == Lane::transfer ? 1 + s_.tasks[id].server : 0;
 }
 
 bool SchedulingPolicy::takes_credit(int id) const {
@@ -84,7 +98,7 @@ void SchedulingPolicy::ready(int id, double at) {
   }
 }
 
-std::vector<Release> SchedulingPolicy::finish(int id) {
+Releases SchedulingPolicy::finish(int id) {
   if (is_finished_[id] || !is_ready_[id])
     throw std::logic_error("scheduling policy: task " + std::to_string(id) + " finished twice or before it was ready");
   is_finished_[id] = true;
@@ -97,9 +111,11 @@ std::vector<Release> SchedulingPolicy::finish(int id) {
   }
   // A push's credit comes back when its pull (same server, same bytes) ends.
   if (lanes_[id] == Lane::transfer && t.op == CommOp::pull && o_.transfer_credit) in_flight_[window(id)] -= t.bytes;
-  std::vector<Release> out;
-  for (int d : dependents_[id])
+  Releases out;
+  for (int i = first_dependent_[id]; i < first_dependent_[id + 1]; ++i) {
+    const int d = dependents_[i];
     if (--pending_[d] == 0) out.push_back({d, s_.tasks[d].delay_s});
+  }
   return out;
 }
 
@@ -111,7 +127,8 @@ void SchedulingPolicy::follow(int id) {
 
 void SchedulingPolicy::commit_ready_messages(Dispatch& out) {
   const double credit = s_.strategy.credit_bytes;
-  for (auto& [w, queue] : message_ready_) {
+  for (std::size_t w = 0; w < message_ready_.size(); ++w) {
+    ReadyQueue& queue = message_ready_[w];
     while (!queue.empty()) {
       const int id = queue.top().second;
       const bool collective = lanes_[id] == Lane::channel;

@@ -3,10 +3,11 @@
 #pragma once
 
 #include <deque>
-#include <map>
 #include <queue>
 #include <tuple>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "sim/schedule.h"
 
@@ -30,6 +31,8 @@ struct Release {
   int task = -1;
   double delay_s = 0;
 };
+// What one task's end releases: mostly one or two tasks, kept inline.
+using Releases = boost::container::small_vector<Release, 4>;
 
 // What may start now, as decided by dispatch().
 struct Dispatch {
@@ -75,7 +78,7 @@ class SchedulingPolicy {
   void ready(int task, double at);
   // The task ended: frees its lane, returns its credit, and releases the tasks whose last
   // dependency it was.
-  std::vector<Release> finish(int task);
+  Releases finish(int task);
   // The next collective in the coordinator's order (decides_channel == false).
   void follow(int task);
   // Commits what the credit allows and says what starts now; call it after every instant's
@@ -94,6 +97,7 @@ class SchedulingPolicy {
       std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
 
   Key key(int task) const;
+  // The credit window of a message: 0 for the collectives, 1 + its server for a push or pull.
   int window(int task) const;
   bool takes_credit(int task) const;
   void commit_ready_messages(Dispatch& out);
@@ -102,14 +106,15 @@ class SchedulingPolicy {
   PolicyOptions o_;
   std::vector<Lane> lanes_;
   std::vector<int> pending_;
-  std::vector<std::vector<int>> dependents_;
+  // Task d's dependents are dependents_[first_dependent_[d] .. first_dependent_[d + 1]).
+  std::vector<int> first_dependent_, dependents_;
   std::vector<double> ready_at_;
-  std::vector<bool> is_ready_;
-  std::vector<bool> is_finished_;
+  std::vector<char> is_ready_;
+  std::vector<char> is_finished_;
   int finished_ = 0;
   std::priority_queue<int, std::vector<int>, std::greater<>> compute_ready_;
-  std::map<int, ReadyQueue> message_ready_;  // per credit window
-  std::map<int, double> in_flight_;          // credit taken per window
+  std::vector<ReadyQueue> message_ready_;  // per credit window
+  std::vector<double> in_flight_;          // credit taken per window
   std::deque<int> committed_;                // collectives in channel order
   std::vector<int> ready_transfers_;         // transfers to start without credit
   std::vector<int> commit_log_;

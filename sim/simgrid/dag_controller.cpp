@@ -89,7 +89,7 @@ void DagController::process(Batch& batch) {
 
 void DagController::start(int id, std::function<void()> body) {
   start_[id] = now_;
-  sg4::Actor::create(s_.tasks[id].name, host_, [this, id, body = std::move(body)] {
+  sg4::Actor::create(s_.name_of(s_.tasks[id]), host_, [this, id, body = std::move(body)] {
     body();
     post(finish, id);
   });

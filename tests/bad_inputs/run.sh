@@ -21,11 +21,7 @@ data_folder() {  # data_folder NAME TABLE [MAP]
   local dir=$tmp/data
   rm -rf "$dir" && mkdir -p "$dir"
   cp "$2" "$dir/$1"
-  if [[ $# -ge 3 ]]; then
-    cp "$3" "$dir/testbeds.csv"
-  else
-    sed "s|,\.\./\.\./|,$src/|" "$src/validation/data/testbeds.csv" >"$dir/testbeds.csv"
-  fi
+  sed "s|,\.\./\.\./|,$src/|" "${3:-$src/validation/data/testbeds.csv}" >"$dir/testbeds.csv"
   echo "$dir"
 }
 

@@ -1,11 +1,14 @@
 // The analytical backend over generated scenarios (10,000 by default, seeded): every prediction
-// valid, no faster than one GPU computing alone, and BSP not slowed by a faster network.
+// valid, no faster than one GPU computing alone, BSP not slowed by a faster network, and the
+// steady state of one simulated iteration and a forward pass that of five.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "sim/analytical/analytical_backend.h"
 #include "sim/scenario.h"
+#include "sim/steady_state.h"
 #include "sim/workload_builder.h"
 #include "tests/invariants/generated_scenario.h"
 
@@ -44,6 +47,20 @@ TEST(AnalyticalInvariants, HoldForEveryGeneratedScenario) {
         if (t > run.row.iteration_s * (1 + kSharingAnomaly))
           found.push_back("twice the NIC bandwidth slows it from " + std::to_string(run.row.iteration_s) + " to " +
                           std::to_string(t) + " s");
+      }
+      // The steady state is exact from one iteration and the next forward pass (steady_state.h):
+      // a run of five iterations gives the same row, and their iteration ends are spaced by it,
+      // up to rounding (a fluid flow integrated over more instants rounds differently, and a tie
+      // can then break the other way).
+      if (i % 10 == 0) {
+        const PredictionRun whole = predict(s, w, c.method, c.gpus, backend, {}, 5);
+        if (whole.row.iteration_s != run.row.iteration_s)
+          found.push_back("5 simulated iterations give the row " + std::to_string(whole.row.iteration_s) +
+                          " s, one and a forward pass " + std::to_string(run.row.iteration_s) + " s");
+        const double mean = steady_state(whole.schedule, whole.timeline).iteration_s;
+        if (std::abs(mean / run.row.iteration_s - 1) > 1e-3)
+          found.push_back("iterations 2-5 take " + std::to_string(mean) + " s on average, the row says " +
+                          std::to_string(run.row.iteration_s) + " s");
       }
       for (const std::string& v : found) {
         ADD_FAILURE() << report(c, i, v);

@@ -104,7 +104,7 @@ std::vector<std::string> violations(const PredictionRun& run, const Workload& w)
   if (!(std::isfinite(r.throughput) && r.throughput > 0)) bad("throughput " + std::to_string(r.throughput));
   for (const TimelineEvent& e : run.timeline.events) {
     if (!(std::isfinite(e.start_s) && std::isfinite(e.end_s) && e.start_s >= 0 && e.end_s >= e.start_s)) {
-      bad("event of task " + std::to_string(e.task) + " (" + run.schedule.tasks.at(e.task).name + ") from " +
+      bad("event of task " + std::to_string(e.task) + " (" + run.schedule.name_of(run.schedule.tasks.at(e.task)) + ") from " +
           std::to_string(e.start_s) + " to " + std::to_string(e.end_s) + " s");
       break;
     }

@@ -32,7 +32,6 @@ inline Task comm_task(int id, CommOp op, double bytes) {
   t.kind = TaskKind::comm;
   t.op = op;
   t.bytes = bytes;
-  t.name = to_string(op) + " #" + std::to_string(id);
   return t;
 }
 
