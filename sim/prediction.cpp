@@ -23,7 +23,7 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
   if (gpus < cluster.gpus_per_node) cluster.gpus_per_node = gpus;
   const Strategy strategy = strategy_for(s, method);
   check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
-  return build_schedule(w, cluster, strategy, n, s.name, steady);
+  return build_schedule(w, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);
 }
 
 PredictionRun predict(const Scenario& s, const Workload& w, const std::string& method, int gpus,

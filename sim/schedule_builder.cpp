@@ -15,23 +15,23 @@ namespace {
 
 class Builder {
  public:
-  Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out)
-      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c)) {}
+  Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out, bool names)
+      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c)), names_(names) {}
 
   // What every iteration shares: task names, messages with their algorithm and server, and for
   // each layer the messages carrying its gradients.
   void prepare(int iterations) {
     const int layers = static_cast<int>(w_.layers.size());
     for (const Layer& l : w_.layers) {
-      forward_names_.push_back(out_.add_name("fwd " + l.name));
-      backward_names_.push_back(out_.add_name("bwd " + l.name));
+      forward_names_.push_back(name("fwd ", l.name));
+      backward_names_.push_back(name("bwd ", l.name));
     }
-    optimizer_name_ = out_.add_name("optimizer");
+    optimizer_name_ = name("optimizer");
     model_grad_bytes_ = static_cast<double>(w_.grad_bytes());
     forward_.assign(layers, -1);
     backward_.assign(layers, -1);
     if (s_.aggregation == Aggregation::root_reduce) {
-      root_names_ = {out_.add_name("broadcast parameters"), out_.add_name("reduce gradients")};
+      root_names_ = {name("broadcast parameters"), name("reduce gradients")};
       out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers + 3));
       return;
     }
@@ -42,12 +42,12 @@ class Builder {
     plans_.resize(messages_.size());
     for (int k = 0; k < count; ++k) {
       MessagePlan& p = plans_[k];
-      const std::string n = " #" + std::to_string(k);
+      const std::string n = names_ ? " #" + std::to_string(k) : "";
       if (s_.aggregation == Aggregation::allreduce) {
-        p.names = {out_.add_name("allreduce" + n), -1};
+        p.names = {name("allreduce", n), -1};
         p.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes);
       } else {
-        p.names = {out_.add_name("push" + n), out_.add_name("pull" + n)};
+        p.names = {name("push", n), name("pull", n)};
         p.server = k % std::max(1, servers);  // a partition keeps its server (BytePS: by key)
       }
     }
@@ -111,6 +111,11 @@ class Builder {
   }
 
  private:
+  // A name's index in the schedule's names (-1 when tasks go unnamed).
+  int name(const char* head, const std::string& tail = "") {
+    return names_ ? out_.add_name(head + tail) : -1;
+  }
+
   struct MessagePlan {
     std::array<int, 2> names{-1, -1};  // all-reduce, or push and pull
     const collectives::AllreduceAlgorithm* algorithm = nullptr;
@@ -210,6 +215,7 @@ class Builder {
   const Strategy& s_;
   Schedule& out_;
   LinkCapacities links_;
+  bool names_;
   std::vector<Message> messages_;
   std::vector<MessagePlan> plans_;
   // Indexes in Schedule::names, alike in every iteration.
@@ -229,7 +235,7 @@ class Builder {
 }  // namespace
 
 Schedule build_schedule(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
-                        int iterations, const std::string& scenario_name, bool next_forward) {
+                        const ScheduleShape& shape, const std::string& scenario_name) {
   Schedule out;
   out.scenario = scenario_name;
   out.model = workload.model;
@@ -237,12 +243,17 @@ Schedule build_schedule(const Workload& workload, const Cluster& cluster, const 
   out.batch_per_gpu = workload.batch_per_gpu;
   out.cluster = cluster;
   out.strategy = strategy;
-  out.iterations = iterations + (next_forward ? 1 : 0);
-  Builder builder(workload, cluster, strategy, out);
+  out.iterations = shape.iterations + (shape.next_forward ? 1 : 0);
+  Builder builder(workload, cluster, strategy, out, shape.task_names);
   builder.prepare(out.iterations);
-  for (int it = 0; it < iterations; ++it) builder.iteration(it);
-  if (next_forward) builder.forward_pass(iterations);
+  for (int it = 0; it < shape.iterations; ++it) builder.iteration(it);
+  if (shape.next_forward) builder.forward_pass(shape.iterations);
   return out;
+}
+
+Schedule build_schedule(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
+                        int iterations, const std::string& scenario_name) {
+  return build_schedule(workload, cluster, strategy, ScheduleShape{iterations}, scenario_name);
 }
 
 }  // namespace scalecast
