@@ -13,11 +13,24 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/report/text_table.h"
+#include "sim/sweep.h"
 #include "sim/timeline_json.h"
 #include "sim/units.h"
 
 namespace scalecast::cli {
 namespace {
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+std::string describe_combination(const std::vector<ScenarioOverride>& combination) {
+  std::vector<std::string> parts;
+  for (const auto& o : combination) parts.push_back(o.assignment);
+  return join(parts, ", ");
+}
 
 // The spread a prediction carries: the calibration's held-out residuals when the cluster file
 // has them, else the documented zero-shot defaults.
@@ -78,7 +91,7 @@ Refusals name the profile's line. Memory: see docs/MODEL.md.)";
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string scenario_path, backend_name, format, output, trace, timeline;
-  std::vector<std::string> sets, methods, simgrid_cfg, simgrid_log;
+  std::vector<std::string> sets, sweeps, methods, simgrid_cfg, simgrid_log;
   std::vector<int> gpus;
   LimitOptions limits;
   bool allow_oom = false;
@@ -89,6 +102,9 @@ int run(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "write to FILE instead of stdout")(
       "method,m", po::value(&methods)->composing(), "only this method (repeatable)")(
       "gpus,g", po::value(&gpus)->composing(), "only this GPU count (repeatable)")(
+      "sweep", po::value(&sweeps)->composing(),
+      "KEY.PATH=V1,V2,...: predict for each value (as --set takes it); several --sweep give every "
+      "combination, each a column of the output")(
       "trace,t", po::value(&trace), "write the timeline of the (single) selected run as Chrome trace JSON")(
       "timeline", po::value(&timeline),
       "write the timeline of the (single) selected run as scalecast-timeline JSON (for compare)")(
@@ -113,51 +129,82 @@ int run(const std::vector<std::string>& args) {
     if (format != "table" && format != "csv" && format != "json")
       throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
-    Scenario s = input.scenario;
-    if (!methods.empty()) s.methods = methods;
-    if (!gpus.empty()) s.gpus = gpus;
-    for (const auto& m : s.methods) make_preset(m);
-    for (int g : s.gpus) nodes_for(s.cluster, g);
+    std::vector<SweepAxis> axes;
+    for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
+    const auto combinations = sweep_combinations(axes, 10000);
+    auto select = [&](Scenario& s) {
+      if (!methods.empty()) s.methods = methods;
+      if (!gpus.empty()) s.gpus = gpus;
+      for (const auto& m : s.methods) make_preset(m);
+      for (int g : s.gpus) nodes_for(s.cluster, g);
+    };
+    Scenario first = input.scenario;
+    select(first);
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
       throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " +
                                   fmt::format("{:g}", interval_pct));
     const IntervalFactors band =
         interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
-    if ((!trace.empty() || !timeline.empty()) && s.methods.size() * s.gpus.size() != 1)
+    if ((!trace.empty() || !timeline.empty()) && first.methods.size() * first.gpus.size() * combinations.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     BackendSettings settings;
     for (const auto& c : simgrid_cfg) settings.simgrid_args.push_back("--cfg=" + c);
     for (const auto& l : simgrid_log) settings.simgrid_args.push_back("--log=" + l);
     const auto backend = make_backend(backend_name, settings);
-    const BuiltWorkload w = build_workload(s);
-    const MemoryFit memory = memory_fit(s, w.workload);
-    if (!memory.fits() && !allow_oom)
-      throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " +
-                        memory.gpu + ", got one that needs " + memory_summary(memory) +
-                        "; lower the batch or the precision, or pass --allow-oom");
+    // Every combination is read and checked (memory included) before any runs.
+    struct Run {
+      SweptScenario swept;
+      BuiltWorkload workload;
+      MemoryFit memory;
+    };
+    std::vector<Run> runs;
+    for (const auto& combination : combinations) {
+      Run r{with_overrides(input, combination), {}, {}};
+      select(r.swept.scenario);
+      r.workload = build_workload(r.swept.scenario);
+      r.memory = memory_fit(r.swept.scenario, r.workload.workload);
+      const Scenario& s = r.swept.scenario;
+      if (!r.memory.fits() && !allow_oom)
+        throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + r.memory.gpu +
+                          ", got one that needs " + memory_summary(r.memory) +
+                          (combination.empty() ? "" : " with " + describe_combination(combination)) +
+                          "; lower the batch or the precision, or pass --allow-oom");
+      runs.push_back(std::move(r));
+    }
     std::vector<PredictionRow> rows;
     OutputFiles files;
-    for (const auto& m : s.methods)
-      for (int g : s.gpus) {
-        // A trace or timeline shows the scenario's iterations; the row is the same either way.
-        const bool whole = !trace.empty() || !timeline.empty();
-        PredictionRun r = predict(s, w.workload, m, g, *backend, work, whole ? 0 : kSteadyState);
-        if (!trace.empty())
-          write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
-        if (!timeline.empty())
-          write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
-        r.row.memory = memory;
-        r.row.overrides = input.overrides;
-        if (interval_pct > 0) {
-          r.row.interval_pct = interval_pct;
-          r.row.iteration_low_s = r.row.iteration_s * band.low;
-          r.row.iteration_high_s = r.row.iteration_s * band.high;
+    for (const Run& run : runs) {
+      const Scenario& s = run.swept.scenario;
+      for (const auto& m : s.methods)
+        for (int g : s.gpus) {
+          // A trace or timeline shows the scenario's iterations; the row is the same either way.
+          const bool whole = !trace.empty() || !timeline.empty();
+          PredictionRun r = predict(s, run.workload.workload, m, g, *backend, work, whole ? 0 : kSteadyState);
+          if (!trace.empty())
+            write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
+          if (!timeline.empty())
+            write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
+          r.row.memory = run.memory;
+          r.row.overrides = input.overrides;
+          r.row.settings = run.swept.settings;
+          if (interval_pct > 0) {
+            r.row.interval_pct = interval_pct;
+            r.row.iteration_low_s = r.row.iteration_s * band.low;
+            r.row.iteration_high_s = r.row.iteration_s * band.high;
+          }
+          rows.push_back(std::move(r.row));
         }
-        rows.push_back(std::move(r.row));
-      }
+    }
+    const Scenario& s = runs.front().swept.scenario;
+    const BuiltWorkload& w = runs.front().workload;
+    const MemoryFit& memory = runs.front().memory;
     write_output(files, output, [&](std::ostream& o) {
-      if (format == "table") describe(o, s, w, memory, input, interval_pct);
+      if (format == "table") {
+        describe(o, s, w, memory, input, interval_pct);
+        for (const SweepAxis& a : axes) o << "sweep     " << a.key << ": " << join(a.values, ", ") << "\n";
+        if (!axes.empty()) o << "\n";
+      }
       write_rows(o, rows, format);
     });
     files.commit();

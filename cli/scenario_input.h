@@ -17,7 +17,18 @@ struct ScenarioInput {
   Scenario scenario;
   std::optional<calibration::CalibratedCluster> calibrated;
   std::string overrides;  // "key=value; ..." from --cluster and --set, "" when none
+  ScenarioOverrides applied;  // the same, as applied
 };
+
+// The scenario of `input` with `more` overrides after its own (a sweep's combination), and the
+// settings of both as (key path, value) pairs for the rows.
+struct SweptScenario {
+  Scenario scenario;
+  std::vector<std::pair<std::string, std::string>> settings;
+};
+SweptScenario with_overrides(const ScenarioInput& input, const std::vector<ScenarioOverride>& more);
+// (key path, value) of "key.path=value".
+std::pair<std::string, std::string> split_assignment(const std::string& assignment);
 
 // The --set and --cluster options, for a command's options.
 void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file);

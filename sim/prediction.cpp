@@ -41,6 +41,10 @@ PredictionRun predict(const Scenario& s, const Workload& w, const std::string& m
   r.sample_unit = w.sample_unit;
   r.gpus = gpus;
   r.nodes = run.schedule.cluster.nodes;
+  r.gpu = run.schedule.cluster.gpu;
+  r.fabric = run.schedule.cluster.fabric.kind;
+  r.transport = to_string(run.schedule.cluster.transport);
+  r.network_bandwidth = run.schedule.cluster.nic_bandwidth;
   r.batch_per_gpu = w.batch_per_gpu;
   r.iteration_s = st.iteration_s;
   r.compute_s = st.compute_s;

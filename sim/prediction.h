@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/backend.h"
 #include "sim/memory_fit.h"
@@ -22,7 +24,13 @@ struct PredictionRow {
   double efficiency = 0;      // speedup / gpus
   double compute_s = 0;
   double exposed_comm_s = 0;
+  // The hardware the row ran on: GPU, fabric, the network's line rate (B/s) and transport.
+  std::string gpu, fabric, transport;
+  double network_bandwidth = 0;
   std::string overrides;      // what was set from outside the scenario file ("key=value; ...")
+  // The same, one entry per key path, in the order set (a sweep's keys among them); CSV and
+  // JSON give each key a column.
+  std::vector<std::pair<std::string, std::string>> settings;
   MemoryFit memory;           // per GPU; set by the caller from memory_fit() (JSON only)
   // The prediction interval when one was asked for (predict --interval): the central
   // interval_pct % of measured iteration times; 0 when none.

@@ -54,6 +54,17 @@ check "unknown command" 2 "unknown command" -- "$bin" fly
 check "nothing half-written" 0 "^absent$" -- bash -c "[[ -e '$tmp/out.csv' || -e '$tmp/out.csv.tmp' ]] && echo present || echo absent"
 check "trace written" 0 "traceEvents" -- bash -c "'$bin' predict '$scen' -m wfbp-allreduce -g 8 --trace '$tmp/t.json' >/dev/null && head -c 200 '$tmp/t.json'"
 check "timeline json" 0 '"format": "scalecast-timeline"' -- bash -c "'$bin' predict '$scen' -m bsp-ps -g 8 --timeline '$tmp/tl.json' >/dev/null && head -c 300 '$tmp/tl.json'"
+# Sweeps: every combination, each swept key a column (table, CSV, JSON), errors naming --sweep.
+check "sweep table column" 0 "mgwfbp +64 +8 .* 100Gbps +rdma" -- "$bin" predict "$bert" -m mgwfbp -g 64 --sweep cluster.network.bandwidth=25Gbps,100Gbps --sweep cluster.network.transport=tcp,rdma
+swept=$("$bin" predict "$bert" -m mgwfbp -g 64 --sweep cluster.network.bandwidth=25Gbps,100Gbps --sweep cluster.network.transport=tcp,rdma --format csv | tail -n +2 | wc -l)
+check "sweep is the cartesian product" 0 "^4$" -- echo "$swept"
+check "sweep csv columns" 0 ",gpu,fabric,network_gbps,transport,cluster.network.bandwidth$" -- bash -c "'$bin' predict '$bert' -m mgwfbp -g 64 --sweep cluster.network.bandwidth=25Gbps,100Gbps --format csv | head -1"
+check "sweep csv records the hardware" 0 ",a100,nvlink3,100,tcp,100Gbps$" -- "$bin" predict "$bert" -m mgwfbp -g 64 --sweep cluster.network.bandwidth=25Gbps,100Gbps --format csv
+check "sweep json settings" 0 '"cluster.network.bandwidth": "100Gbps"' -- "$bin" predict "$bert" -m mgwfbp -g 64 --sweep cluster.network.bandwidth=25Gbps,100Gbps --format json
+check "set recorded as a column" 0 ",strategy.bucket_size$" -- bash -c "'$bin' predict '$bert' -m ddp -g 16 --set strategy.bucket_size=50MB --format csv | head -1"
+check "bad swept value" 2 "^--sweep cluster.network.bandwidth: expected a data rate" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth=25Gbps,10Gbs
+check "sweep without values" 2 "^scalecast predict: --sweep: expected key.path=value1,value2" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth
+check "sweep value twice" 2 "'25Gbps' twice" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth=25Gbps,25Gbps
 a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"

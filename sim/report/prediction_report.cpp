@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <stdexcept>
 
 #include "sim/json_text.h"
@@ -12,9 +13,33 @@
 
 namespace scalecast {
 
+std::string setting(const PredictionRow& row, const std::string& key) {
+  for (const auto& [k, v] : row.settings)
+    if (k == key) return v;
+  return "";
+}
+
 namespace {
 
 bool with_interval(const std::vector<PredictionRow>& rows) { return !rows.empty() && rows[0].interval_pct > 0; }
+
+// Keys set from outside the scenario file, in the order first seen; with `varying`, only those
+// whose value differs between rows (what tells a sweep's rows apart).
+std::vector<std::string> setting_keys(const std::vector<PredictionRow>& rows, bool varying) {
+  std::vector<std::string> keys;
+  for (const auto& r : rows)
+    for (const auto& [key, value] : r.settings)
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  if (!varying) return keys;
+  std::erase_if(keys, [&](const std::string& key) {
+    return std::all_of(rows.begin(), rows.end(),
+                       [&](const PredictionRow& r) { return setting(r, key) == setting(rows[0], key); });
+  });
+  return keys;
+}
+
+// The network's line rate in Gbit/s, as scenarios write it.
+std::string gbps(double bytes_per_s) { return fmt::format("{:g}", bytes_per_s * 8 / 1e9); }
 
 }  // namespace
 
@@ -28,7 +53,12 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
     units.insert(units.end(), {"s", "s"});
   }
   header.insert(header.end(), {"throughput", "speedup", "efficiency", "compute", "exposed_comm", "backend"});
-  units.insert(units.end(), {unit + "/s", "x", "%", "s", "s", ""});
+  units.insert(units.end(), {unit + "/s", "x", "fraction", "s", "s", ""});
+  const std::vector<std::string> swept = setting_keys(rows, true);
+  for (const auto& key : swept) {
+    header.push_back(key);
+    units.push_back("");
+  }
   TextTable t(header, units);
   for (const auto& r : rows) {
     std::vector<std::string> cells = {r.method, std::to_string(r.gpus), std::to_string(r.nodes),
@@ -37,8 +67,9 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
       cells.insert(cells.end(),
                    {fmt::format("{:.4f}", r.iteration_low_s), fmt::format("{:.4f}", r.iteration_high_s)});
     cells.insert(cells.end(), {fmt::format("{:.1f}", r.throughput), fmt::format("{:.2f}", r.speedup),
-                               fmt::format("{:.1f}", 100 * r.efficiency), fmt::format("{:.4f}", r.compute_s),
+                               fmt::format("{:.3f}", r.efficiency), fmt::format("{:.4f}", r.compute_s),
                                fmt::format("{:.4f}", r.exposed_comm_s), r.backend});
+    for (const auto& key : swept) cells.push_back(setting(r, key));
     t.add_row(cells);
   }
   t.write(out);
@@ -46,9 +77,11 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
 
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
   out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
-         "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides";
+         "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides,gpu,fabric,network_gbps,transport";
   const bool interval = with_interval(rows);
   if (interval) out << ",interval_pct,iteration_low_s,iteration_high_s,throughput_low,throughput_high";
+  const std::vector<std::string> keys = setting_keys(rows, false);
+  for (const auto& key : keys) out << ',' << csv_field(key);
   out << '\n';
   for (const auto& r : rows) {
     out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ','
@@ -56,11 +89,13 @@ void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
         << fmt::format("{:.3f}", r.throughput) << ',' << fmt::format("{:.4f}", r.speedup) << ','
         << fmt::format("{:.4f}", r.efficiency) << ',' << fmt::format("{:.6f}", r.compute_s) << ','
         << fmt::format("{:.6f}", r.exposed_comm_s) << ',' << r.backend << ',' << csv_field(r.sample_unit)
-        << ',' << csv_field(r.overrides);
+        << ',' << csv_field(r.overrides) << ',' << csv_field(r.gpu) << ',' << csv_field(r.fabric) << ','
+        << gbps(r.network_bandwidth) << ',' << r.transport;
     if (interval)
       out << ',' << fmt::format("{:g}", r.interval_pct) << ',' << fmt::format("{:.6f}", r.iteration_low_s) << ','
           << fmt::format("{:.6f}", r.iteration_high_s) << ',' << fmt::format("{:.3f}", r.throughput_low()) << ','
           << fmt::format("{:.3f}", r.throughput_high());
+    for (const auto& key : keys) out << ',' << csv_field(setting(r, key));
     out << '\n';
   }
 }
@@ -78,6 +113,13 @@ nlohmann::ordered_json memory_json(const MemoryFit& m) {
           {"optimizer_bytes", m.optimizer_bytes},
           {"activations_bytes", m.activations_known ? nlohmann::ordered_json(m.activations_bytes)
                                                     : nlohmann::ordered_json()}};
+}
+
+// Each key set from outside the file with its value, as written.
+nlohmann::ordered_json settings_json(const PredictionRow& r) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : r.settings) j[key] = value;
+  return j;
 }
 
 }  // namespace
@@ -99,7 +141,12 @@ void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
                  {"compute_s", r.compute_s},
                  {"exposed_comm_s", r.exposed_comm_s},
                  {"backend", r.backend},
+                 {"gpu", r.gpu},
+                 {"fabric", r.fabric},
+                 {"network_gbps", r.network_bandwidth * 8 / 1e9},
+                 {"transport", r.transport},
                  {"overrides", r.overrides},
+                 {"settings", settings_json(r)},
                  {"memory", memory_json(r.memory)}});
   if (with_interval(rows))
     for (std::size_t i = 0; i < rows.size(); ++i)

@@ -10,6 +10,11 @@
 
 namespace scalecast {
 
+// The value a row's settings give `key` ("" when it sets none).
+std::string setting(const PredictionRow& row, const std::string& key);
+
+// The table adds a column for each setting that differs between rows (a sweep's keys); CSV and
+// JSON carry every setting, and the GPU, fabric, network rate and transport of each row.
 void write_table(std::ostream& out, const std::vector<PredictionRow>& rows);
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows);
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows);
