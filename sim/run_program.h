@@ -1,0 +1,24 @@
+// Starting another program without a shell (posix_spawnp): gnuplot for plots, the profiled
+// program for the profiler. One implementation of the spawn, wait and status decoding.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scalecast {
+
+struct ProgramRun {
+  std::vector<std::string> command;  // argv; the program is looked up in PATH
+  // Added to this process's environment, replacing variables of the same name.
+  std::vector<std::pair<std::string, std::string>> extra_env;
+  std::string cwd;         // where it runs ("": here)
+  std::string output_log;  // its stdout and stderr go to this file ("": to ours)
+};
+
+// Runs it and waits. Returns its exit status, or 128 + the signal number when a signal killed
+// it, or -1 when it could not be started (not installed, not executable); `start_error` then
+// says why. Throws std::invalid_argument for an empty command.
+int run_program(const ProgramRun& run, std::string* start_error = nullptr);
+
+}  // namespace scalecast
