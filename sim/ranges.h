@@ -49,6 +49,8 @@ Bound size_or_none();      // 0 (none, or an empty message), or (0, 1 PB]
 Bound efficiency();        // [0.01, 1]: a share of a peak rate that is reached
 Bound oversubscription();  // [1, 1000]
 Bound throughput();        // [0.001, 1e9] samples/s
+Bound price();             // [0, 1e6] per hour of a GPU, node or server
+Bound samples();           // [1, 1e18]: samples a training run processes
 
 }  // namespace ranges
 }  // namespace scalecast

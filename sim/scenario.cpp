@@ -265,7 +265,7 @@ std::vector<int> read_gpus(const YamlReader& list, int per_node) {
 
 Scenario read_scenario(const YamlReader& root, const std::string& path) {
   root.check_keys({"name", "description", "assumptions", "model", "gpu", "cluster", "strategy",
-                   "methods", "gpus", "iterations"});
+                   "methods", "gpus", "iterations", "prices", "search"});
   Scenario s;
   s.path = path;
   s.name = root.require("name").string();
@@ -278,6 +278,8 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   s.methods = root.require("methods").choice_list("a method", method_names());
   s.gpus = read_gpus(root.require("gpus"), s.cluster.gpus_per_node);
   if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
+  if (auto v = root.optional("prices")) s.prices = read_prices(*v);
+  if (auto v = root.optional("search")) s.search = read_search(*v, method_names());
   return s;
 }
 

@@ -8,6 +8,8 @@
 
 #include "sim/cluster.h"
 #include "sim/gpu_catalog.h"
+#include "sim/scenario_override.h"
+#include "sim/search_space.h"
 #include "sim/strategy.h"
 #include "sim/zoo/zoo.h"
 #include "sim/input_error.h"
@@ -58,19 +60,10 @@ struct Scenario {
   StrategyOverrides strategy;
   std::vector<std::string> methods;   // preset names
   std::vector<int> gpus;              // GPU counts to predict
+  Prices prices;                      // for recommend's costs (prices.given: false when none)
+  SearchSpace search;                 // what recommend searches (search.given: false when none)
   int iterations = 5;                 // iterations of a trace, timeline or schedule file; a row
                                       // needs two (steady_state.h)
-};
-
-// A "key.path=value" set on top of a scenario file, and where it comes from ("--set", or a
-// calibrated cluster file): an error in its value names that origin instead of a line.
-struct ScenarioOverride {
-  std::string assignment;
-  std::string origin = "--set";
-};
-// Overrides in the order they apply (later ones win), kept apart from a list of --set strings.
-struct ScenarioOverrides {
-  std::vector<ScenarioOverride> sets;
 };
 
 // Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to

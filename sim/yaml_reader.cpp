@@ -57,6 +57,13 @@ std::string YamlReader::location(const std::string& path, int line) const {
   return context_->file + ":" + std::to_string(line) + ": " + (path.empty() ? "" : path + ": ");
 }
 
+std::string YamlReader::where() const {
+  const std::string at = location(path_, line_);
+  const std::string key = path_.empty() ? "" : path_ + ": ";
+  if (!key.empty() && at.ends_with(key)) return at.substr(0, at.size() - key.size() - 1);  // "FILE:LINE:"
+  return at.substr(0, at.size() - 2);
+}
+
 std::string YamlReader::describe_value() const {
   if (!node_.IsDefined() || node_.IsNull()) return "nothing";
   if (node_.IsMap()) return node_.size() == 0 ? "an empty map" : "a map";
@@ -193,6 +200,13 @@ YamlReader YamlReader::item(std::size_t index) const {
   const YAML::Node entry = node_[index];
   return YamlReader(context_, entry, path_ + "[" + std::to_string(index) + "]",
                     line_of(entry, line_));
+}
+
+std::vector<YamlReader> YamlReader::items(const std::string& expected) const {
+  if (!node_.IsSequence() || node_.size() == 0) fail(expected);
+  std::vector<YamlReader> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) out.push_back(item(i));
+  return out;
 }
 
 void YamlReader::check_distinct(const std::vector<std::string>& entries) const {

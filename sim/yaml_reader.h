@@ -62,7 +62,12 @@ class YamlReader {
                                        const std::vector<std::string>& known) const;
   std::vector<int> int_list(int min, int max) const;
   YamlReader item(std::size_t index) const;  // list entry, key path "KEY[index]"
+  // The entries of a non-empty list; anything else fails with `expected`.
+  std::vector<YamlReader> items(const std::string& expected) const;
 
+  // "FILE:LINE:" (or "--set KEY.PATH"): where this value is, to name as the origin of overrides
+  // that come from it ("FILE:LINE: other.key: expected ...").
+  std::string where() const;
   // Throws "LOCATION: KEY.PATH: expected EXPECTED, got 'VALUE'" for this node.
   [[noreturn]] void fail(const std::string& expected) const;
 

@@ -65,6 +65,22 @@ check "set recorded as a column" 0 ",strategy.bucket_size$" -- bash -c "'$bin' p
 check "bad swept value" 2 "^--sweep cluster.network.bandwidth: expected a data rate" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth=25Gbps,10Gbs
 check "sweep without values" 2 "^scalecast predict: --sweep: expected key.path=value1,value2" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth
 check "sweep value twice" 2 "'25Gbps' twice" -- "$bin" predict "$bert" --sweep cluster.network.bandwidth=25Gbps,25Gbps
+# recommend: a ranked table with units, every configuration in CSV, the front drawn, errors.
+check "recommend table" 0 "^rank +method +gpus +nodes +network +settings +iteration +throughput" -- "$bin" recommend "$bert"
+check "recommend best per network" 0 "^best for each GPU count and network \(cost\)" -- "$bin" recommend "$bert"
+check "recommend pareto" 0 "^Pareto front" -- "$bin" recommend "$bert"
+recs=$("$bin" recommend "$bert" --format csv 2>/dev/null | tail -n +2 | wc -l)
+check "recommend csv has every configuration" 0 "^336$" -- echo "$recs"
+check "recommend csv columns" 0 "^rank,pareto,servers,price_per_hour,cost_per_million_samples,train_s,train_cost,memory_bytes,scenario," -- bash -c "'$bin' recommend '$bert' --format csv 2>/dev/null | head -1"
+check "recommend json" 0 '"objective": "throughput"' -- "$bin" recommend "$bert" --objective throughput --format json -m mgwfbp
+check "recommend progress on stderr" 0 "^recommend: 336 configurations in" -- bash -c "'$bin' recommend '$bert' 2>&1 >/dev/null"
+if command -v gnuplot >/dev/null; then
+  check "recommend plot" 0 "^PNG$" -- bash -c "'$bin' recommend '$bert' --plot '$tmp/front.png' >/dev/null 2>&1 && head -c 4 '$tmp/front.png' | tail -c 3"
+fi
+check "recommend bad objective" 2 "unknown objective 'fast'" -- "$bin" recommend "$bert" --objective fast
+check "recommend cost needs prices" 2 "prices: expected a price list" -- "$bin" recommend "$scen" --objective cost
+check "recommend plot needs prices" 2 "prices: expected a price list to plot" -- "$bin" recommend "$scen" --plot "$tmp/x.png"
+check "recommend without a search section" 0 "^1 +bytescheduler-ps +32" -- "$bin" recommend "$scen"
 a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"

@@ -52,6 +52,24 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"predict iteration_s: expected > 0, got {row['iteration_s']!r}")
     expect("predict methods", [r["method"] for r in rows], ["bsp-allreduce", "bsp-ps"])
 
+    # predict --sweep: each swept key is a column, its values as written.
+    swept = rows_of(run("predict", source / "scenarios/ddl-resnet50-10gbe.yaml", "--set", f"name={NAME}",
+                        "-m", "mgwfbp", "-g", "8", "--sweep", "cluster.network.bandwidth=10Gbps,25Gbps",
+                        "--format", "csv"), "predict --sweep")
+    expect("sweep values", [r["cluster.network.bandwidth"] for r in swept], ["10Gbps", "25Gbps"])
+    expect("sweep network_gbps", [r["network_gbps"] for r in swept], ["10", "25"])
+    expect("sweep scenario", [r["scenario"] for r in swept], [NAME, NAME])
+
+    # recommend --format csv: every configuration ranked, the scenario name quoted.
+    ranked = rows_of(run("recommend", source / "scenarios/whatif-a100-25gbe.yaml", "--set", f"name={NAME}",
+                         "-m", "mgwfbp", "--format", "csv"), "recommend")
+    expect("recommend rows", len(ranked), 2 * 3 * 4)  # networks x all-reduce algorithms x GPU counts
+    expect("recommend ranks", [r["rank"] for r in ranked], [str(i) for i in range(1, 25)])
+    expect("recommend scenario", {r["scenario"] for r in ranked}, {NAME})
+    costs = [float(r["cost_per_million_samples"]) for r in ranked]
+    expect("recommend ranked by cost", costs, sorted(costs))
+    expect("recommend knob column", {r["strategy.allreduce"] for r in ranked}, {"ring", "tree", "hierarchical"})
+
     # profile --dump: a layer whose NVTX range name holds a comma and quotes.
     dump = (source / "fuzz/corpus/dump/check_workload.activity").read_text()
     (tmp / "named.activity").write_text(dump.replace("fwd:fc1\n", f"fwd:{LAYER}\n").replace("bwd:fc1\n", f"bwd:{LAYER}\n"))

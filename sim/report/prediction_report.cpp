@@ -75,29 +75,35 @@ void write_table(std::ostream& out, const std::vector<PredictionRow>& rows) {
   t.write(out);
 }
 
+PredictionCsv::PredictionCsv(const std::vector<PredictionRow>& rows)
+    : interval_(with_interval(rows)), keys_(setting_keys(rows, false)) {}
+
+std::string PredictionCsv::header() const {
+  std::string out =
+      "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
+      "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides,gpu,fabric,network_gbps,transport";
+  if (interval_) out += ",interval_pct,iteration_low_s,iteration_high_s,throughput_low,throughput_high";
+  for (const auto& key : keys_) out += "," + csv_field(key);
+  return out;
+}
+
+std::string PredictionCsv::line(const PredictionRow& r) const {
+  std::string out = fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.4f},{:.4f},{:.6f},{:.6f},{},{},{},{},{},{},{}",
+                                csv_field(r.scenario), csv_field(r.model), r.method, r.gpus, r.nodes, r.batch_per_gpu,
+                                r.iteration_s, r.throughput, r.speedup, r.efficiency, r.compute_s, r.exposed_comm_s,
+                                r.backend, csv_field(r.sample_unit), csv_field(r.overrides), csv_field(r.gpu),
+                                csv_field(r.fabric), gbps(r.network_bandwidth), r.transport);
+  if (interval_)
+    out += fmt::format(",{:g},{:.6f},{:.6f},{:.3f},{:.3f}", r.interval_pct, r.iteration_low_s, r.iteration_high_s,
+                       r.throughput_low(), r.throughput_high());
+  for (const auto& key : keys_) out += "," + csv_field(setting(r, key));
+  return out;
+}
+
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows) {
-  out << "scenario,model,method,gpus,nodes,batch_per_gpu,iteration_s,throughput,speedup,"
-         "efficiency,compute_s,exposed_comm_s,backend,sample_unit,overrides,gpu,fabric,network_gbps,transport";
-  const bool interval = with_interval(rows);
-  if (interval) out << ",interval_pct,iteration_low_s,iteration_high_s,throughput_low,throughput_high";
-  const std::vector<std::string> keys = setting_keys(rows, false);
-  for (const auto& key : keys) out << ',' << csv_field(key);
-  out << '\n';
-  for (const auto& r : rows) {
-    out << csv_field(r.scenario) << ',' << csv_field(r.model) << ',' << r.method << ',' << r.gpus << ','
-        << r.nodes << ',' << r.batch_per_gpu << ',' << fmt::format("{:.6f}", r.iteration_s) << ','
-        << fmt::format("{:.3f}", r.throughput) << ',' << fmt::format("{:.4f}", r.speedup) << ','
-        << fmt::format("{:.4f}", r.efficiency) << ',' << fmt::format("{:.6f}", r.compute_s) << ','
-        << fmt::format("{:.6f}", r.exposed_comm_s) << ',' << r.backend << ',' << csv_field(r.sample_unit)
-        << ',' << csv_field(r.overrides) << ',' << csv_field(r.gpu) << ',' << csv_field(r.fabric) << ','
-        << gbps(r.network_bandwidth) << ',' << r.transport;
-    if (interval)
-      out << ',' << fmt::format("{:g}", r.interval_pct) << ',' << fmt::format("{:.6f}", r.iteration_low_s) << ','
-          << fmt::format("{:.6f}", r.iteration_high_s) << ',' << fmt::format("{:.3f}", r.throughput_low()) << ','
-          << fmt::format("{:.3f}", r.throughput_high());
-    for (const auto& key : keys) out << ',' << csv_field(setting(r, key));
-    out << '\n';
-  }
+  const PredictionCsv csv(rows);
+  out << csv.header() << '\n';
+  for (const auto& r : rows) out << csv.line(r) << '\n';
 }
 
 namespace {
@@ -124,30 +130,33 @@ nlohmann::ordered_json settings_json(const PredictionRow& r) {
 
 }  // namespace
 
+nlohmann::ordered_json prediction_json(const PredictionRow& r) {
+  return {{"scenario", r.scenario},
+          {"model", r.model},
+          {"method", r.method},
+          {"gpus", r.gpus},
+          {"nodes", r.nodes},
+          {"batch_per_gpu", r.batch_per_gpu},
+          {"iteration_s", r.iteration_s},
+          {"throughput", r.throughput},
+          {"throughput_unit", r.sample_unit + "/s"},
+          {"speedup", r.speedup},
+          {"efficiency", r.efficiency},
+          {"compute_s", r.compute_s},
+          {"exposed_comm_s", r.exposed_comm_s},
+          {"backend", r.backend},
+          {"gpu", r.gpu},
+          {"fabric", r.fabric},
+          {"network_gbps", r.network_bandwidth * 8 / 1e9},
+          {"transport", r.transport},
+          {"overrides", r.overrides},
+          {"settings", settings_json(r)},
+          {"memory", memory_json(r.memory)}};
+}
+
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
-  for (const auto& r : rows)
-    j.push_back({{"scenario", r.scenario},
-                 {"model", r.model},
-                 {"method", r.method},
-                 {"gpus", r.gpus},
-                 {"nodes", r.nodes},
-                 {"batch_per_gpu", r.batch_per_gpu},
-                 {"iteration_s", r.iteration_s},
-                 {"throughput", r.throughput},
-                 {"throughput_unit", r.sample_unit + "/s"},
-                 {"speedup", r.speedup},
-                 {"efficiency", r.efficiency},
-                 {"compute_s", r.compute_s},
-                 {"exposed_comm_s", r.exposed_comm_s},
-                 {"backend", r.backend},
-                 {"gpu", r.gpu},
-                 {"fabric", r.fabric},
-                 {"network_gbps", r.network_bandwidth * 8 / 1e9},
-                 {"transport", r.transport},
-                 {"overrides", r.overrides},
-                 {"settings", settings_json(r)},
-                 {"memory", memory_json(r.memory)}});
+  for (const auto& r : rows) j.push_back(prediction_json(r));
   if (with_interval(rows))
     for (std::size_t i = 0; i < rows.size(); ++i)
       j[i]["interval"] = {{"level_pct", rows[i].interval_pct},

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/prediction.h"
 
 namespace scalecast {
@@ -18,6 +20,22 @@ std::string setting(const PredictionRow& row, const std::string& key);
 void write_table(std::ostream& out, const std::vector<PredictionRow>& rows);
 void write_csv(std::ostream& out, const std::vector<PredictionRow>& rows);
 void write_json(std::ostream& out, const std::vector<PredictionRow>& rows);
+
+// The CSV columns of a set of rows (the interval's when they have one, a column per setting
+// key), for reports that add columns of their own in front.
+class PredictionCsv {
+ public:
+  explicit PredictionCsv(const std::vector<PredictionRow>& rows);
+  std::string header() const;
+  std::string line(const PredictionRow& row) const;
+
+ private:
+  bool interval_;
+  std::vector<std::string> keys_;
+};
+
+// One row's JSON object (without its interval).
+nlohmann::ordered_json prediction_json(const PredictionRow& row);
 
 // "table", "csv" or "json"; throws std::invalid_argument otherwise.
 void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format);

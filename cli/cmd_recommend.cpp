@@ -1,0 +1,139 @@
+// `scalecast recommend`: searches a scenario's space of GPU counts, networks, methods and knobs
+// for the best configuration by throughput, time to train or cost, and prints the ranking, the
+// best per network and the Pareto front (table, CSV, JSON, gnuplot plot).
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/common.h"
+#include "cli/scenario_input.h"
+#include "sim/input_error.h"
+#include "sim/recommend/search.h"
+#include "sim/report/recommend_report.h"
+#include "sim/units.h"
+
+namespace scalecast::cli {
+namespace {
+
+const char* const kSynopsis = R"(SCENARIO.yaml [options]
+
+Searches the scenario's `search:` section (GPU counts, networks with their price per node-hour,
+methods, each method's knobs as scenario key paths with values to try, keys swept for every
+configuration) and ranks every configuration that fits in GPU memory by the objective:
+  throughput  the most samples/s
+  time        the shortest time to train search.samples (same order, in hours)
+  cost        the lowest price per million samples, from `prices:` (gpu_hour, by GPU or '*';
+              the network's node_hour per node; server_hour per dedicated parameter server)
+Predictions are analytical; every core works. Example section: scenarios/whatif-a100-25gbe.yaml.)";
+
+double parse_samples(const std::string& text) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(v >= 1 && v <= 1e18))
+    throw std::invalid_argument("--samples: expected a number of samples in [1, 1e18], got '" + text + "'");
+  return v;
+}
+
+int run(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  std::string scenario_path, format, output, plot, objective, samples, cluster_file;
+  std::vector<std::string> sets, sweeps, methods;
+  std::vector<int> gpus;
+  std::size_t top = 15;
+  int threads = 0;
+  opts.add_options()("scenario", po::value(&scenario_path)->required(), "scenario YAML file")(
+      "objective", po::value(&objective), "throughput, time or cost (default: the scenario's search.objective)")(
+      "samples", po::value(&samples), "samples a training run processes (time and total cost)")(
+      "method,m", po::value(&methods)->composing(), "search only this method (repeatable)")(
+      "gpus,g", po::value(&gpus)->composing(), "search only this GPU count (repeatable)")(
+      "sweep", po::value(&sweeps)->composing(), "KEY.PATH=V1,V2,...: also try these values (repeatable)")(
+      "top", po::value(&top)->default_value(15), "rows of the ranking to print (0: all); CSV and JSON have all")(
+      "format,f", po::value(&format)->default_value("table"), "table, csv or json")(
+      "output,o", po::value(&output), "write to FILE instead of stdout")(
+      "plot", po::value(&plot), "draw the Pareto front to FILE.png with gnuplot (needs prices)")(
+      "threads", po::value(&threads)->default_value(0), "threads to predict with (0: every core)");
+  add_scenario_options(opts, sets, cluster_file);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  return guarded("recommend", [&] {
+    po::variables_map vm;
+    if (parse_options("recommend", kSynopsis, opts, pos, args, vm)) return 0;
+    if (format != "table" && format != "csv" && format != "json")
+      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    recommend::SearchRequest request;
+    request.base = input.applied;
+    request.gpus = gpus;
+    request.methods = methods;
+    for (const auto& text : sweeps) request.sweep.push_back(parse_sweep_axis(text));
+    if (!objective.empty()) {
+      request.objective = parse_objective(objective);
+      request.objective_set = true;
+    }
+    if (!samples.empty()) request.samples = parse_samples(samples);
+    const auto wall0 = std::chrono::steady_clock::now();
+    const std::clock_t cpu0 = std::clock();
+    const recommend::Search search = recommend::plan_search(scenario_path, request);
+    if (!plot.empty() && !search.base.prices.given)
+      throw InputError(scenario_path + ": prices: expected a price list to plot cost against throughput, got none",
+                       true);
+    if (search.configurations.empty())
+      throw InputError(scenario_path + ": search: no configuration fits in GPU memory (one needs " +
+                           search.largest_skipped + ")",
+                       true);
+    std::cerr << "recommend: " << search.configurations.size() << " configurations (" << search.variants.size()
+              << " scenarios x GPU counts)\n";
+    auto last = std::chrono::steady_clock::now();
+    const auto ranked = recommend::run_search(search, threads, [&](std::size_t done, std::size_t total) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::seconds(1) || done == total) return;
+      last = now;
+      std::cerr << "recommend: " << done << "/" << total << " configurations predicted\n";
+    });
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    std::cerr << fmt::format("recommend: {} configurations in {:.2f} s ({:.2f} s of CPU)\n", ranked.size(), wall, cpu);
+    OutputFiles files;
+    write_output(files, output, [&](std::ostream& o) {
+      if (format == "csv") return write_recommend_csv(o, ranked);
+      if (format == "json") return write_recommend_json(o, search, ranked);
+      const Scenario& s = search.base;
+      o << "scenario   " << s.name << " (" << s.path << ")\n"
+        << "search     " << search.configurations.size() << " configurations: " << search.variants.size()
+        << " scenarios (network x method x knob values) x GPU counts";
+      if (search.skipped_memory > 0)
+        o << "; " << search.skipped_memory << " left out: do not fit in GPU memory (e.g. " << search.largest_skipped << ")";
+      o << "\nobjective  " << to_string(search.objective);
+      if (search.samples > 0) o << fmt::format(", training run of {:g} {}", search.samples, ranked[0].row.sample_unit);
+      if (s.prices.given) {
+        o << "; prices in " << s.prices.currency << " per hour: GPU";
+        for (const auto& [gpu, price] : s.prices.gpu_hour) o << fmt::format(" {} {:g}", gpu, price);
+        for (const auto& n : s.search.networks) o << fmt::format(", {} {:g} per node", n.name, n.node_hour);
+        if (s.prices.server_hour > 0) o << fmt::format(", server {:g}", s.prices.server_hour);
+      }
+      o << "\n\n";
+      write_recommend_table(o, search, ranked, top);
+      write_recommend_summary(o, search, ranked);
+    });
+    files.commit();
+    if (!plot.empty()) {
+      const std::string problem = plot_recommend(plot, search, ranked);
+      if (!problem.empty()) std::cerr << "recommend: " << problem << "\n";
+      else std::cerr << "recommend: drew " << plot << "\n";
+    }
+    return 0;
+  });
+}
+
+const Registration reg{"recommend", "search GPU counts, networks, methods and knobs for the best configuration", run};
+
+}  // namespace
+}  // namespace scalecast::cli

@@ -1,0 +1,209 @@
+// Planning a search (variants read and checked once, workloads shared, what does not fit left
+// out), running it on every core with one analytical prediction per configuration, and pricing
+// and ranking what comes back.
+#include "sim/recommend/search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "sim/analytical/analytical_backend.h"
+#include "sim/input_error.h"
+#include "sim/strategy.h"
+
+namespace scalecast::recommend {
+namespace {
+
+constexpr std::size_t kMaxConfigurations = 1000000;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string key_of(const std::string& assignment) { return assignment.substr(0, assignment.find('=')); }
+
+// The overrides that change the workload (model and GPU keys), as one text: variants with the
+// same text share one built workload.
+std::string workload_key(const std::vector<ScenarioOverride>& overrides) {
+  std::string key;
+  for (const auto& o : overrides)
+    if (o.assignment.starts_with("model.") || o.assignment.starts_with("gpu.")) key += o.assignment + "\n";
+  return key;
+}
+
+}  // namespace
+
+Search plan_search(const std::string& path, const SearchRequest& request) {
+  Search out;
+  out.base = load_scenario(path, request.base);
+  const std::string text = read_text(path);
+  const SearchSpace& space = out.base.search;
+  out.objective = request.objective_set ? request.objective : space.objective;
+  out.samples = request.samples > 0 ? request.samples : space.samples;
+  if (out.objective == Objective::cost && !out.base.prices.given)
+    throw InputError(path + ": prices: expected a price list (prices.gpu_hour) to rank by cost, got none", true);
+  if (out.objective == Objective::time && !(out.samples > 0))
+    throw InputError(path + ": search.samples: expected the samples a training run processes to rank by time, got none", true);
+  const std::vector<std::string> methods =
+      !request.methods.empty() ? request.methods : !space.methods.empty() ? space.methods : out.base.methods;
+  const std::vector<int> gpus = !request.gpus.empty() ? request.gpus : !space.gpus.empty() ? space.gpus : out.base.gpus;
+  for (const auto& m : methods) make_preset(m);
+  std::vector<NetworkOption> networks = space.networks;
+  if (networks.empty()) networks.push_back({"", {}, 0});
+  std::vector<SweepAxis> sweep = space.sweep;
+  sweep.insert(sweep.end(), request.sweep.begin(), request.sweep.end());
+
+  std::map<std::string, std::size_t> workload_index;
+  for (const NetworkOption& network : networks) {
+    for (const std::string& method : methods) {
+      std::vector<SweepAxis> axes;
+      if (auto it = space.knobs.find(method); it != space.knobs.end()) axes = it->second;
+      axes.insert(axes.end(), sweep.begin(), sweep.end());
+      for (const auto& combination : sweep_combinations(axes, kMaxConfigurations)) {
+        ScenarioOverrides overrides = request.base;
+        overrides.sets.insert(overrides.sets.end(), network.sets.begin(), network.sets.end());
+        overrides.sets.insert(overrides.sets.end(), combination.begin(), combination.end());
+        Variant v;
+        v.scenario = parse_scenario(text, path, overrides);
+        v.scenario.methods = {method};
+        v.scenario.gpus = gpus;
+        for (int g : gpus) nodes_for(v.scenario.cluster, g);
+        v.method = method;
+        v.network = network.name;
+        v.node_hour = network.node_hour;
+        for (const auto& o : combination) {
+          const std::string key = key_of(o.assignment);
+          v.settings.emplace_back(key, o.assignment.substr(key.size() + 1));
+        }
+        const std::string wkey = workload_key(overrides.sets);
+        auto [it, added] = workload_index.emplace(wkey, out.workloads.size());
+        if (added) out.workloads.push_back(build_workload(v.scenario));
+        v.workload = it->second;
+        v.memory = memory_fit(v.scenario, out.workloads[v.workload].workload);
+        if (!v.memory.fits()) {
+          out.skipped_memory += gpus.size();
+          out.largest_skipped = memory_summary(v.memory) + " (" + v.memory.gpu + ")";
+          continue;
+        }
+        if (out.base.prices.given) out.base.prices.gpu_price(v.scenario.compute.gpu);
+        out.variants.push_back(std::move(v));
+        if (out.variants.size() * gpus.size() > kMaxConfigurations)
+          throw InputError(path + ": search: expected at most " + std::to_string(kMaxConfigurations) +
+                               " configurations, got more",
+                           true);
+      }
+    }
+  }
+  for (std::size_t v = 0; v < out.variants.size(); ++v)
+    for (int g : gpus) out.configurations.emplace_back(v, g);
+  return out;
+}
+
+namespace {
+
+Outcome evaluate(const Search& search, std::size_t index, const AnalyticalBackend& backend) {
+  const auto [vi, gpus] = search.configurations[index];
+  const Variant& v = search.variants[vi];
+  Outcome o;
+  o.variant = vi;
+  o.row = predict(v.scenario, search.workloads[v.workload].workload, v.method, gpus, backend).row;
+  o.row.settings = v.settings;
+  o.row.memory = v.memory;
+  const Strategy strategy = strategy_for(v.scenario, v.method);
+  const Cluster& c = v.scenario.cluster;
+  if (strategy.aggregation == Aggregation::parameter_server && c.ps.placement == Placement::dedicated &&
+      !(strategy.node_local_reduce && o.row.nodes == 1))
+    o.servers = c.ps.count(o.row.nodes, gpus);
+  const Prices& prices = search.base.prices;
+  if (prices.given) {
+    o.price_per_hour = gpus * prices.gpu_price(v.scenario.compute.gpu) + o.row.nodes * v.node_hour +
+                       o.servers * (prices.server_hour + v.node_hour);
+    o.cost_per_million = o.price_per_hour / (o.row.throughput * 3600) * 1e6;
+  }
+  if (search.samples > 0) {
+    o.train_s = search.samples / o.row.throughput;
+    o.train_cost = o.price_per_hour * o.train_s / 3600;
+  }
+  return o;
+}
+
+}  // namespace
+
+std::vector<Outcome> run_search(const Search& search, int threads,
+                                const std::function<void(std::size_t, std::size_t)>& progress) {
+  const std::size_t total = search.configurations.size();
+  std::vector<Outcome> out(total);
+  std::vector<std::exception_ptr> errors(total);
+  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<bool> failed{false};
+  const AnalyticalBackend backend;
+  auto work = [&] {
+    for (std::size_t i; !failed.load() && (i = next.fetch_add(1)) < total;) {
+      try {
+        out[i] = evaluate(search, i, backend);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
+      done.fetch_add(1);
+    }
+  };
+  const int n = std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < n; ++t) pool.emplace_back(work);
+  while (done.load() < total && !failed.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (progress) progress(std::min(done.load(), total), total);
+  }
+  for (auto& t : pool) t.join();
+  // The first error in search order, whichever thread met it first.
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  if (progress) progress(total, total);
+  // Best first, ties in search order.
+  std::vector<std::size_t> order(total);
+  for (std::size_t i = 0; i < total; ++i) order[i] = i;
+  auto better = [&](std::size_t a, std::size_t b) {
+    const Outcome &x = out[a], &y = out[b];
+    if (search.objective == Objective::cost) {
+      if (x.cost_per_million != y.cost_per_million) return x.cost_per_million < y.cost_per_million;
+    } else if (x.row.throughput != y.row.throughput) {
+      return x.row.throughput > y.row.throughput;
+    }
+    return a < b;
+  };
+  std::stable_sort(order.begin(), order.end(), better);
+  std::vector<Outcome> ranked;
+  ranked.reserve(total);
+  for (std::size_t i : order) ranked.push_back(std::move(out[i]));
+  if (search.base.prices.given) mark_pareto_front(ranked);
+  return ranked;
+}
+
+void mark_pareto_front(std::vector<Outcome>& outcomes) {
+  // Sweep by throughput, fastest first: a configuration is on the front when it is cheaper per
+  // sample than every faster one (and than every equally fast one seen before it).
+  std::vector<std::size_t> order(outcomes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (outcomes[a].row.throughput != outcomes[b].row.throughput) return outcomes[a].row.throughput > outcomes[b].row.throughput;
+    return outcomes[a].cost_per_million < outcomes[b].cost_per_million;
+  });
+  double cheapest = std::numeric_limits<double>::infinity();
+  for (std::size_t i : order) {
+    Outcome& o = outcomes[i];
+    o.pareto = o.cost_per_million < cheapest;
+    cheapest = std::min(cheapest, o.cost_per_million);
+  }
+}
+
+}  // namespace scalecast::recommend

@@ -1,0 +1,80 @@
+// The configurations a search tries and what each costs: every network option x method x value
+// of the method's knobs x swept value (a variant: one scenario) x GPU count, predicted in
+// parallel by the analytical backend, priced, ranked by an objective, with the Pareto front of
+// throughput against cost per sample.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/prediction.h"
+#include "sim/scenario.h"
+
+namespace scalecast::recommend {
+
+// What the command line adds to or puts in place of the scenario's search space.
+struct SearchRequest {
+  ScenarioOverrides base;                 // --cluster and --set, applied first
+  std::vector<int> gpus;                  // non-empty: replaces search.gpus
+  std::vector<std::string> methods;       // non-empty: replaces search.methods
+  std::vector<SweepAxis> sweep;           // added to search.sweep
+  bool objective_set = false;
+  Objective objective = Objective::throughput;
+  double samples = 0;                     // > 0: replaces search.samples
+  int threads = 0;                        // 0: every core
+};
+
+// One scenario of the search: the base scenario with one network option, one method and one
+// value of each knob and swept key applied.
+struct Variant {
+  Scenario scenario;
+  std::string method;
+  std::string network;                    // the option's name ("" for the scenario's own)
+  double node_hour = 0;                   // the network option's price per node-hour
+  std::vector<std::pair<std::string, std::string>> settings;  // knob and swept keys, in order
+  MemoryFit memory;
+  std::size_t workload = 0;               // index into Search::workloads
+};
+
+// One evaluated configuration.
+struct Outcome {
+  std::size_t variant = 0;
+  PredictionRow row;
+  int servers = 0;                // dedicated parameter-server machines priced
+  double price_per_hour = 0;      // 0 without prices
+  double cost_per_million = 0;    // price per million samples (0 without prices)
+  double train_s = 0;             // time to train the search's samples (0: none given)
+  double train_cost = 0;          // what that costs (0 without prices or samples)
+  bool pareto = false;            // on the front of throughput vs cost per sample
+};
+
+struct Search {
+  Scenario base;                          // the scenario as read, with --set and --cluster
+  Objective objective = Objective::throughput;
+  double samples = 0;
+  std::vector<Variant> variants;          // that fit in memory
+  std::vector<BuiltWorkload> workloads;   // shared by the variants with the same model and GPU
+  std::vector<std::pair<std::size_t, int>> configurations;  // (variant, gpus), in search order
+  std::size_t skipped_memory = 0;         // configurations left out: the model does not fit
+  std::string largest_skipped;            // memory summary of one left out, for the message
+};
+
+// Reads the space: every variant is read and checked (one clear error naming the file line of
+// the offending value), workloads built once per model and GPU, and variants that do not fit
+// in memory left out. Throws InputError for a bad space or bad values.
+Search plan_search(const std::string& scenario_path, const SearchRequest& request);
+
+// Predicts every configuration (analytical backend, `threads` at once), prices and ranks them:
+// best first by the objective, ties in search order. `progress(done, total)` is called from the
+// calling thread about once a second while the threads work.
+std::vector<Outcome> run_search(const Search& search, int threads,
+                                const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+// Marks the Pareto front among outcomes with a price: no other is both at least as fast and at
+// most as costly per sample, and strictly better in one.
+void mark_pareto_front(std::vector<Outcome>& outcomes);
+
+}  // namespace scalecast::recommend

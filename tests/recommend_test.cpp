@@ -1,0 +1,161 @@
+// recommend's search: the space expands to every network x method x knob value x GPU count,
+// what does not fit in memory is left out, prices follow the stated formula, the ranking and the
+// Pareto front are as defined, and the result is the same on one thread or several.
+#include <gtest/gtest.h>
+
+#include "sim/analytical/analytical_backend.h"
+#include "sim/input_error.h"
+#include "sim/recommend/search.h"
+#include "tests/fixtures.h"
+
+namespace scalecast::recommend {
+namespace {
+
+const char* kScenario = R"(name: search-test
+model: {name: resnet50, batch_per_gpu: 32}
+gpu: {type: v100-pcie}
+cluster:
+  gpus_per_node: 4
+  fabric: pcie3
+  network: {bandwidth: 10Gbps, transport: tcp}
+  parameter_server: {placement: dedicated}
+methods: [bsp-allreduce]
+gpus: [4]
+prices:
+  currency: EUR
+  gpu_hour: {v100-pcie: 2.0, "*": 9.0}
+  server_hour: 0.5
+search:
+  objective: cost
+  samples: 1e6
+  gpus: [4, 8, 16]
+  methods: [bsp-allreduce, ddp, bsp-ps]
+  networks:
+    - name: slow
+      set: {cluster.network.bandwidth: 10Gbps}
+      node_hour: 0.1
+    - name: fast
+      set: {cluster.network.bandwidth: 100Gbps, cluster.network.transport: rdma}
+      node_hour: 0.3
+  knobs:
+    ddp: {strategy.bucket_size: [5MB, 25MB]}
+)";
+
+struct Fixture {
+  testing::TempFolder dir;
+  std::string path;
+  explicit Fixture(const std::string& text = kScenario) {
+    dir.write("s.yaml", text);
+    path = (dir.path() / "s.yaml").string();
+  }
+};
+
+TEST(Recommend, ExpandsNetworksMethodsKnobsAndGpuCounts) {
+  Fixture f;
+  const Search s = plan_search(f.path, {});
+  // 2 networks x (bsp-allreduce 1 + ddp 2 + bsp-ps 1) scenarios x 3 GPU counts.
+  EXPECT_EQ(s.variants.size(), 8u);
+  EXPECT_EQ(s.configurations.size(), 24u);
+  EXPECT_EQ(s.workloads.size(), 1u);  // no model or GPU key varies: one workload for all
+  EXPECT_EQ(s.objective, Objective::cost);
+  EXPECT_EQ(s.variants[1].method, "ddp");
+  ASSERT_EQ(s.variants[1].settings.size(), 1u);
+  EXPECT_EQ(s.variants[1].settings[0], (std::pair<std::string, std::string>{"strategy.bucket_size", "5MB"}));
+  EXPECT_EQ(s.variants[4].network, "fast");
+  EXPECT_EQ(s.variants[4].scenario.cluster.transport, Transport::rdma);
+}
+
+TEST(Recommend, PricesFollowTheFormula) {
+  Fixture f;
+  SearchRequest r;
+  r.gpus = {8};
+  r.methods = {"bsp-ps"};
+  const Search s = plan_search(f.path, r);
+  const auto ranked = run_search(s, 1);
+  ASSERT_EQ(ranked.size(), 2u);
+  for (const Outcome& o : ranked) {
+    const Variant& v = s.variants[o.variant];
+    // Dedicated servers, one per node by default: 2 of them for 2 nodes.
+    EXPECT_EQ(o.servers, 2);
+    EXPECT_DOUBLE_EQ(o.price_per_hour, 8 * 2.0 + 2 * v.node_hour + 2 * (0.5 + v.node_hour));
+    EXPECT_NEAR(o.cost_per_million, o.price_per_hour / (o.row.throughput * 3600) * 1e6, 1e-12);
+    EXPECT_NEAR(o.train_s, 1e6 / o.row.throughput, 1e-9);
+    EXPECT_NEAR(o.train_cost, o.price_per_hour * o.train_s / 3600, 1e-9);
+    // The row is the prediction of that scenario.
+    const BuiltWorkload w = build_workload(v.scenario);
+    EXPECT_EQ(o.row.iteration_s, predict(v.scenario, w.workload, "bsp-ps", 8, AnalyticalBackend()).row.iteration_s);
+  }
+  // Ranked by cost per sample, cheapest first.
+  EXPECT_LE(ranked[0].cost_per_million, ranked[1].cost_per_million);
+}
+
+TEST(Recommend, SameRankingOnOneThreadOrSeveral) {
+  Fixture f;
+  const Search s = plan_search(f.path, {});
+  const auto one = run_search(s, 1), four = run_search(s, 4);
+  ASSERT_EQ(one.size(), four.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].variant, four[i].variant);
+    EXPECT_EQ(one[i].row.gpus, four[i].row.gpus);
+    EXPECT_EQ(one[i].row.iteration_s, four[i].row.iteration_s);
+    EXPECT_EQ(one[i].pareto, four[i].pareto);
+  }
+}
+
+TEST(Recommend, LeavesOutWhatDoesNotFitInMemory) {
+  Fixture f;
+  SearchRequest r;
+  r.sweep = {parse_sweep_axis("model.batch_per_gpu=32,100000")};
+  const Search s = plan_search(f.path, r);
+  EXPECT_EQ(s.variants.size(), 8u);           // the 100,000-sample batches do not fit in 32 GiB
+  EXPECT_EQ(s.skipped_memory, 8u * 3);
+  EXPECT_EQ(s.workloads.size(), 2u);          // one per batch size
+  EXPECT_NE(s.largest_skipped.find("GiB"), std::string::npos);
+}
+
+TEST(Recommend, ParetoFrontIsTheNonDominatedSet) {
+  auto outcome = [](double throughput, double cost) {
+    Outcome o;
+    o.row.throughput = throughput;
+    o.cost_per_million = cost;
+    return o;
+  };
+  std::vector<Outcome> v = {outcome(100, 1.0), outcome(200, 1.5), outcome(150, 2.0), outcome(200, 1.2),
+                            outcome(50, 1.0), outcome(300, 3.0)};
+  mark_pareto_front(v);
+  const std::vector<bool> want = {true, false, false, true, false, true};
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].pareto, want[i]) << i;
+}
+
+TEST(Recommend, RefusesABadSpaceNamingItsLine) {
+  std::string text = kScenario;
+  text.replace(text.find("[5MB, 25MB]"), 11, "[5MB, 25MBs]");
+  Fixture f(text);
+  try {
+    plan_search(f.path, {});
+    FAIL() << "a bad knob value was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.yaml:28: strategy.bucket_size: expected a size"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Recommend, CostNeedsPricesAndTimeNeedsSamples) {
+  std::string text = kScenario;
+  text.erase(text.find("prices:"), text.find("search:") - text.find("prices:"));
+  Fixture f(text);
+  EXPECT_THROW(plan_search(f.path, {}), InputError);
+  SearchRequest r;
+  r.objective_set = true;
+  r.objective = Objective::throughput;
+  EXPECT_NO_THROW(plan_search(f.path, r));
+  std::string no_samples = kScenario;
+  no_samples.erase(no_samples.find("  samples: 1e6\n"), 15);
+  Fixture g(no_samples);
+  r.objective = Objective::time;
+  EXPECT_THROW(plan_search(g.path, r), InputError);
+}
+
+}  // namespace
+}  // namespace scalecast::recommend
