@@ -1,5 +1,5 @@
-// The GPU catalog: peak compute per precision and memory bandwidth of the GPUs scenarios name,
-// each with the vendor document it comes from. Used by the roofline compute model.
+// The GPU catalog: peak compute per precision, memory, and the links collectives use, of the GPUs
+// scenarios name, each with the vendor document it comes from.
 #pragma once
 
 #include <string>
@@ -18,6 +18,12 @@ struct GpuSpec {
   double memory_bandwidth = 0;  // bytes/s
   double memory_bytes = 0;      // device memory (the data sheet's GB are GiB)
   std::string source;           // where the figures come from
+  // What the collective library sees of it: the CUDA compute capability x 10 (NCCL's tuning
+  // tables are per architecture), NVLink links per GPU (0: none) and the PCIe generation of its
+  // host link (x16).
+  int compute_capability = 0;
+  int nvlinks = 0;
+  int pcie_gen = 3;
 
   double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units
 };

@@ -117,7 +117,11 @@ TEST(GpuCatalog, DeviceNamesAsCudaReportsThem) {
   EXPECT_EQ(key("Tesla V100-PCIE-32GB"), "v100-pcie");
   EXPECT_EQ(key("Tesla V100-SXM2-16GB"), "v100-sxm2");
   EXPECT_EQ(key("NVIDIA H100 80GB HBM3"), "h100");
-  EXPECT_EQ(key("NVIDIA A100-SXM4-40GB"), "a100");
+  EXPECT_EQ(key("NVIDIA A100-SXM4-40GB"), "a100-sxm4-40gb");
+  EXPECT_EQ(key("NVIDIA A100-SXM4-80GB"), "a100");
+  EXPECT_EQ(key("NVIDIA H200"), "h200");
+  EXPECT_EQ(key("NVIDIA B200"), "b200");
+  EXPECT_EQ(key("NVIDIA L40S"), "l40s");
   EXPECT_EQ(key("NVIDIA GeForce RTX 2080 Ti"), "rtx2080ti");
   EXPECT_EQ(key("Tesla T4"), "t4");
   EXPECT_EQ(key("Tesla K80"), "k80");
