@@ -22,10 +22,19 @@ TransportParams default_transport_params(Transport t) {
     p.streams = 2;
     p.host_staging_bandwidth = 10 * units::kGBps;
     p.call_overhead_s = 20e-6;
-  } else {
+  } else if (t == Transport::rdma) {
     // RDMA (InfiniBand verbs / RoCE): ~2 us one-way incl. a switch hop; 4 KiB MTU payload share
     // ~0.95; no per-stream CPU limit; GPUDirect RDMA unless the scenario says otherwise.
     p.latency_s = 2e-6;
+    p.efficiency = 0.95;
+    p.stream_bandwidth = 0;
+    p.streams = 1;
+    p.host_staging_bandwidth = 0;
+    p.call_overhead_s = 10e-6;
+  } else {
+    // EFA through libfabric (SRD): aws-ofi-nccl's tuner model takes 20 us of network latency on
+    // p5 (src/tuner/nccl_ofi_model.cpp); no per-stream CPU limit, GPUDirect RDMA on p4d/p5.
+    p.latency_s = 20e-6;
     p.efficiency = 0.95;
     p.stream_bandwidth = 0;
     p.streams = 1;
@@ -42,24 +51,29 @@ Fabric default_fabric(const std::string& kind) {
   // PCIe gen3 without a PCIe switch, GPUs split over two CPU sockets: no peer-to-peer, so NCCL
   // copies through host memory (its SHM transport) and across the socket interconnect;
   // nccl-tests all_reduce busbw on such dual-socket servers is typically 5-7 GB/s.
-  if (kind == "pcie3-host") return {kind, 6 * units::kGBps, 8e-6, 0};
+  if (kind == "pcie3-host") return {kind, 6 * units::kGBps, 8e-6, 0, false, false};
   if (kind == "pcie4") return {kind, 20 * units::kGBps, 4e-6, 0};
+  // PCIe gen4 without peer-to-peer (consumer or virtualised GPUs): staged through host memory.
+  if (kind == "pcie4-host") return {kind, 12 * units::kGBps, 6e-6, 0, false, false};
   if (kind == "pcie5") return {kind, 40 * units::kGBps, 3e-6, 0};
   // Two-GPU NVLink bridge of GeForce Turing cards: 2 links x 25 GB/s each direction.
   if (kind == "nvlink-bridge") return {kind, 40 * units::kGBps, 3e-6, 0};
   // V100 SXM2 hybrid cube mesh (6 links x 25 GB/s): ~130 GB/s ring bus bandwidth in nccl-tests.
   if (kind == "nvlink2") return {kind, 130 * units::kGBps, 3e-6, 0};
   // A100 with NVSwitch (12 links x 25 GB/s = 300 GB/s): ~230 GB/s bus bandwidth.
-  if (kind == "nvlink3") return {kind, 230 * units::kGBps, 3e-6, 0};
-  // H100 with NVSwitch (18 links x 25 GB/s = 450 GB/s): ~360 GB/s bus bandwidth.
-  if (kind == "nvlink4") return {kind, 360 * units::kGBps, 3e-6, 0};
+  if (kind == "nvlink3") return {kind, 230 * units::kGBps, 3e-6, 0, true};
+  // H100/H200 with NVSwitch (18 links x 25 GB/s = 450 GB/s): ~360 GB/s bus bandwidth.
+  if (kind == "nvlink4") return {kind, 360 * units::kGBps, 3e-6, 0, true};
+  // B200 with NVLink5 NVSwitch (18 links x 50 GB/s = 900 GB/s, HGX B200 data sheet): 80%.
+  if (kind == "nvlink5") return {kind, 720 * units::kGBps, 3e-6, 0, true};
   std::string known;
   for (const auto& k : fabric_kinds()) known += (known.empty() ? "" : ", ") + k;
   throw std::invalid_argument("unknown fabric '" + kind + "' (known: " + known + ")");
 }
 
 std::vector<std::string> fabric_kinds() {
-  return {"pcie3", "pcie3-host", "pcie4", "pcie5", "nvlink-bridge", "nvlink2", "nvlink3", "nvlink4"};
+  return {"pcie3", "pcie3-host", "pcie4", "pcie4-host", "pcie5", "nvlink-bridge",
+          "nvlink2", "nvlink3", "nvlink4", "nvlink5"};
 }
 
 int ParameterServers::count(int node_count, int gpu_count) const {
@@ -71,10 +85,34 @@ int ParameterServers::count(int node_count, int gpu_count) const {
 Transport parse_transport(const std::string& text) {
   if (text == "tcp") return Transport::tcp;
   if (text == "rdma") return Transport::rdma;
-  throw std::invalid_argument("unknown transport '" + text + "' (known: tcp, rdma)");
+  if (text == "efa") return Transport::efa;
+  throw std::invalid_argument("unknown transport '" + text + "' (known: tcp, rdma, efa)");
 }
 
-std::string to_string(Transport t) { return t == Transport::tcp ? "tcp" : "rdma"; }
+std::string to_string(Transport t) {
+  switch (t) {
+    case Transport::tcp: return "tcp";
+    case Transport::rdma: return "rdma";
+    case Transport::efa: return "efa";
+  }
+  return "tcp";
+}
+
+CpuVendor parse_cpu_vendor(const std::string& text) {
+  if (text == "intel") return CpuVendor::intel;
+  if (text == "amd") return CpuVendor::amd;
+  throw std::invalid_argument("unknown CPU vendor '" + text + "' (known: intel, amd)");
+}
+
+std::string to_string(CpuVendor v) { return v == CpuVendor::amd ? "amd" : "intel"; }
+
+int Cluster::nics_used() const {
+  const int per_node = node_gpus > 0 ? node_gpus : gpus_per_node;
+  const int nics = std::max(1, nics_per_node);
+  // GPUs attach to NICs in order, per_node / nics to a NIC (or nics / per_node NICs to a GPU).
+  const int used = (gpus_per_node * nics + per_node - 1) / std::max(1, per_node);
+  return std::clamp(used, 1, nics);
+}
 
 TopologyKind parse_topology_kind(const std::string& text) {
   if (text == "single-switch") return TopologyKind::single_switch;

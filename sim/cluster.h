@@ -9,7 +9,8 @@
 
 namespace scalecast {
 
-enum class Transport { tcp, rdma };
+// Kernel TCP sockets; RDMA verbs (InfiniBand, RoCE); AWS EFA through libfabric (SRD).
+enum class Transport { tcp, rdma, efa };
 
 // Constants of one transport over one NIC; every one of them is fitted by calibration.
 struct TransportParams {
@@ -20,6 +21,11 @@ struct TransportParams {
   double host_staging_bandwidth = 0;  // bytes/s through host memory when the NIC cannot read
                                       // GPU memory directly (0: GPUDirect, no staging)
   double call_overhead_s = 0;    // software cost of starting one collective or PS request
+  // What the collective library learns of the network (sim/nic_catalog.h): the latency its net
+  // plugin reports (NCCL's tuning adds it to each network step when it picks an algorithm), and
+  // whether 128-byte writes arrive in order (NCCL's LL and LL128 protocols may cross it).
+  double reported_latency_s = 0;
+  bool ordered_writes = true;
   SizeCurve size_curve;          // share of the bulk rate a transfer of a size reaches (calibrated)
   // Parameter-server transfers between the same two machines: false, each has a stream of its
   // own and they share the links fairly; true, they go one after another over one connection
@@ -32,11 +38,15 @@ TransportParams default_transport_params(Transport t);
 
 // Intra-node interconnect between the GPUs of a node.
 struct Fabric {
-  std::string kind;               // pcie3, pcie4, pcie5, nvlink-bridge, nvlink2, nvlink3, nvlink4
+  std::string kind;               // pcie3, pcie3-host, pcie4, pcie4-host, pcie5, nvlink-bridge,
+                                  // nvlink2, nvlink3, nvlink4, nvlink5
   double link_bandwidth = 0;      // bytes/s per GPU and direction that a collective reaches
   double latency_s = 0;           // per hop
   double bridge_bandwidth = 0;    // bytes/s of a host bridge every GPU-to-GPU and GPU-to-NIC
                                   // transfer of the node crosses (PCIe without P2P); 0: none
+  bool nvswitch = false;          // every GPU reaches every other at its full NVLink rate (HGX)
+  bool peer_to_peer = true;       // GPUs access each other's memory (NVLink or PCIe P2P); false:
+                                  // copies stage through host memory (NCCL's SHM transport)
 };
 
 // Throws std::invalid_argument naming the known fabrics.
@@ -71,10 +81,20 @@ struct ParameterServers {
   int count(int nodes, int gpus) const;  // servers for a job of this size
 };
 
+// The processor vendor of the nodes: NCCL's tuning differs by it (network overhead per step,
+// LL bandwidth across nodes).
+enum class CpuVendor { intel, amd };
+
 struct Cluster {
   std::string gpu;              // catalog key
   int nodes = 1;
-  int gpus_per_node = 1;
+  int gpus_per_node = 1;        // GPUs of a node the run uses
+  int node_gpus = 0;            // GPUs a node has (0: gpus_per_node); the NICs follow them
+  int fixed_nodes = 0;          // the run spans exactly this many nodes (0: as few as hold it)
+  int nics_per_node = 1;        // network rails: NICs a node has, each of nic_bandwidth, GPUs
+                                // attached to them in order (node_gpus / nics_per_node each)
+  std::string nic;              // NIC catalog key ("" when the scenario gives rates alone)
+  CpuVendor cpu = CpuVendor::intel;
   Fabric fabric;
   double nic_bandwidth = 0;     // bytes/s line rate of a node's NIC, each direction
   Transport transport = Transport::tcp;
@@ -83,12 +103,17 @@ struct Cluster {
   ParameterServers ps;
 
   int gpus() const { return nodes * gpus_per_node; }
+  // NICs the run's GPUs of one node are attached to (a job that uses fewer GPUs of a node uses
+  // only their NICs).
+  int nics_used() const;
 };
 
-Transport parse_transport(const std::string& text);  // "tcp" | "rdma"
+Transport parse_transport(const std::string& text);  // "tcp" | "rdma" | "efa"
 std::string to_string(Transport t);
 TopologyKind parse_topology_kind(const std::string& text);  // "single-switch" | "leaf-spine"
 std::string to_string(TopologyKind k);
+CpuVendor parse_cpu_vendor(const std::string& text);  // "intel" | "amd"
+std::string to_string(CpuVendor v);
 Placement parse_placement(const std::string& text);  // "dedicated" | "colocated"
 std::string to_string(Placement p);
 

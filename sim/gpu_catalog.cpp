@@ -4,6 +4,7 @@
 // nvidia-smi after the driver's reserve; an 80 GB A100 81,920 MiB).
 #include "sim/gpu_catalog.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -93,6 +94,11 @@ const std::vector<GpuSpec>& gpu_catalog() {
        .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5},
   };
   return catalog;
+}
+
+double pcie_bandwidth(const GpuSpec& gpu) {
+  const int gen = std::clamp(gpu.pcie_gen, 3, 6);
+  return 12e9 * (1 << (gen - 3));
 }
 
 bool has_gpu(const std::string& name) {

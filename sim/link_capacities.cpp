@@ -48,7 +48,8 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.fabric_bandwidth = c.fabric.link_bandwidth;
   l.fabric_latency_s = c.fabric.latency_s;
   l.bridge_bandwidth = c.fabric.bridge_bandwidth;
-  l.nic_payload = c.nic_bandwidth * c.net.efficiency;
+  l.nics = c.nics_used();
+  l.nic_payload = c.nic_bandwidth * c.net.efficiency * l.nics;
   l.network_latency_s = c.net.latency_s;
   l.call_overhead_s = c.net.call_overhead_s;
   l.size_curve = c.net.size_curve;

@@ -25,8 +25,10 @@ struct LinkCapacities {
   double fabric_latency_s = 0;   // per hop
   double bridge_bandwidth = 0;   // B/s of a host bridge every intra-node transfer crosses (0: none)
 
-  // A node's path to the network, each direction.
-  double nic_payload = 0;        // B/s: line rate x efficiency (payload share of the wire)
+  // A node's path to the network, each direction: the NICs its GPUs of the run use (rails), each
+  // line rate x efficiency (payload share of the wire).
+  int nics = 1;
+  double nic_payload = 0;        // B/s of all of them
   double network_latency_s = 0;  // one-way, node to node
   // B/s that one transfer between nodes can reach on its own, whatever the NIC: streams x the
   // per-stream rate where the transport has one, and host staging where the NIC cannot read GPU

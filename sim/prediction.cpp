@@ -18,9 +18,7 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
                       const WorkLimits& limits, int iterations) {
   const bool steady = iterations == kSteadyState;
   const int n = steady ? 1 : iterations > 0 ? iterations : s.iterations;
-  Cluster cluster = s.cluster;
-  cluster.nodes = nodes_for(cluster, gpus);
-  if (gpus < cluster.gpus_per_node) cluster.gpus_per_node = gpus;
+  const Cluster cluster = sized_for(s.cluster, gpus);
   const Strategy strategy = strategy_for(s, method);
   check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
   return build_schedule(w, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);

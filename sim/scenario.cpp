@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/nic_catalog.h"
 #include "sim/ranges.h"
 #include "sim/yaml_reader.h"
 
@@ -160,15 +161,32 @@ Fabric read_fabric(const YamlReader& f) {
   return fabric;
 }
 
-// NIC and transport; starts from the transport's defaults. Needs the cluster's fabric.
+// NIC and transport: a catalog NIC's figures (network.nic), else the transport's defaults, then
+// whatever the scenario states. Needs the cluster's fabric and GPU.
 void read_network(const YamlReader& n, Cluster& c) {
-  n.check_keys({"bandwidth", "transport", "latency", "efficiency", "stream_bandwidth", "streams",
-                "gpudirect", "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
-  c.nic_bandwidth = n.require("bandwidth").rate(ranges::rate());
-  c.transport = parse_transport(n.require("transport").choice("a transport", {"tcp", "rdma"}));
+  n.check_keys({"nic", "nics", "bandwidth", "transport", "latency", "reported_latency", "efficiency",
+                "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth", "call_overhead",
+                "bandwidth_by_size", "connections"});
+  const NicSpec* nic = nullptr;
+  if (auto v = n.optional("nic")) {
+    nic = &find_nic(v->choice("a NIC", nic_names()));
+    c.nic = nic->name;
+  }
+  if (auto v = n.optional("nics")) c.nics_per_node = v->integer(1, ranges::kMaxGpusPerNode);
+  const auto bandwidth = nic ? n.optional("bandwidth") : std::optional(n.require("bandwidth"));
+  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate / 8;
+  const auto transport = nic ? n.optional("transport") : std::optional(n.require("transport"));
+  c.transport = transport ? parse_transport(transport->choice("a transport", {"tcp", "rdma", "efa"})) : nic->transport;
   TransportParams& p = c.net;
   p = default_transport_params(c.transport);
+  if (nic && nic->transport == c.transport) {
+    p.latency_s = nic->latency_s;
+    p.reported_latency_s = nic->reported_latency_s;
+    p.ordered_writes = nic->ordered_writes;
+    if (nic->socket_threads > 0) p.streams = nic->socket_threads;
+  }
   if (auto v = n.optional("latency")) p.latency_s = v->duration(ranges::latency());
+  if (auto v = n.optional("reported_latency")) p.reported_latency_s = v->duration(ranges::latency());
   if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
@@ -189,7 +207,9 @@ void read_network(const YamlReader& n, Cluster& c) {
   }
   const auto gpudirect = n.optional("gpudirect");
   const bool direct = gpudirect && gpudirect->boolean();
-  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : c.fabric.link_bandwidth;
+  // Without GPUDirect RDMA data is staged through host memory: it crosses the GPU's PCIe link,
+  // never faster than that link nor than the fabric.
+  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : std::min(c.fabric.link_bandwidth, pcie_bandwidth(find_gpu(c.gpu)));
   if (auto v = n.optional("host_staging_bandwidth")) {
     p.host_staging_bandwidth = v->rate(ranges::rate_or_none());
     if (direct && p.host_staging_bandwidth > 0)
@@ -228,10 +248,13 @@ ParameterServers read_parameter_servers(const YamlReader& p) {
 }
 
 Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
-  c.check_keys({"gpus_per_node", "fabric", "network", "topology", "parameter_server"});
+  c.check_keys({"gpus_per_node", "nodes", "cpu", "fabric", "network", "topology", "parameter_server"});
   Cluster cluster;
   cluster.gpu = gpu;
   cluster.gpus_per_node = c.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
+  cluster.node_gpus = cluster.gpus_per_node;
+  if (auto v = c.optional("nodes")) cluster.fixed_nodes = v->integer(1, ranges::kMaxGpus);
+  if (auto v = c.optional("cpu")) cluster.cpu = parse_cpu_vendor(v->choice("a CPU vendor", {"intel", "amd"}));
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
@@ -253,10 +276,14 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   return o;
 }
 
-std::vector<int> read_gpus(const YamlReader& list, int per_node) {
+std::vector<int> read_gpus(const YamlReader& list, const Cluster& cluster) {
   std::vector<int> gpus = list.int_list(1, ranges::kMaxGpus);
+  const int per_node = cluster.gpus_per_node, nodes = cluster.fixed_nodes;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    if (gpus[i] > per_node && gpus[i] % per_node != 0)
+    if (nodes > 0 && (gpus[i] % nodes != 0 || gpus[i] / nodes > per_node))
+      list.item(i).fail("a multiple of cluster.nodes (" + std::to_string(nodes) + ") up to " +
+                        std::to_string(nodes * per_node));
+    if (nodes == 0 && gpus[i] > per_node && gpus[i] % per_node != 0)
       list.item(i).fail("a multiple of gpus_per_node (" + std::to_string(per_node) +
                         ") or fewer GPUs than one node has");
   }
@@ -276,7 +303,7 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   s.cluster = read_cluster(root.require("cluster"), s.compute.gpu);
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
   s.methods = root.require("methods").choice_list("a method", method_names());
-  s.gpus = read_gpus(root.require("gpus"), s.cluster.gpus_per_node);
+  s.gpus = read_gpus(root.require("gpus"), s.cluster);
   if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   if (auto v = root.optional("prices")) s.prices = read_prices(*v);
   if (auto v = root.optional("search")) s.search = read_search(*v, method_names());
@@ -425,11 +452,26 @@ int nodes_for(const Cluster& cluster, int gpus) {
   if (gpus <= 0 || gpus > ranges::kMaxGpus)
     throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs: expected a GPU count in [1, " +
                                 std::to_string(ranges::kMaxGpus) + "]");
+  if (const int nodes = cluster.fixed_nodes; nodes > 0) {
+    if (gpus % nodes != 0 || gpus / nodes > per_node)
+      throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs on " + std::to_string(nodes) +
+                                  " nodes of " + std::to_string(per_node) + " GPUs: expected a multiple of " +
+                                  std::to_string(nodes) + " up to " + std::to_string(nodes * per_node));
+    return nodes;
+  }
   if (per_node <= 0 || (gpus > per_node && gpus % per_node != 0))
     throw std::invalid_argument("cannot place " + std::to_string(gpus) + " GPUs on nodes of " +
                                 std::to_string(per_node) + " GPUs: expected a multiple of " +
                                 "gpus_per_node or fewer GPUs than one node");
   return gpus <= per_node ? 1 : gpus / per_node;
+}
+
+Cluster sized_for(const Cluster& cluster, int gpus) {
+  Cluster c = cluster;
+  c.nodes = nodes_for(cluster, gpus);
+  if (c.node_gpus <= 0) c.node_gpus = c.gpus_per_node;
+  c.gpus_per_node = gpus / c.nodes;
+  return c;
 }
 
 Strategy strategy_for(const Scenario& scenario, const std::string& method) {

@@ -10,6 +10,7 @@
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/gpu_catalog.h"
 #include "sim/json_reader.h"
+#include "sim/nic_catalog.h"
 #include "sim/task_json.h"
 
 namespace scalecast {
@@ -26,7 +27,13 @@ ordered_json cluster_json(const Cluster& c) {
            {{"kind", c.fabric.kind},
             {"link_bandwidth_Bps", c.fabric.link_bandwidth},
             {"latency_s", c.fabric.latency_s},
-            {"bridge_bandwidth_Bps", c.fabric.bridge_bandwidth}}},
+            {"bridge_bandwidth_Bps", c.fabric.bridge_bandwidth},
+            {"nvswitch", c.fabric.nvswitch},
+            {"peer_to_peer", c.fabric.peer_to_peer}}},
+          {"node_gpus", c.node_gpus > 0 ? c.node_gpus : c.gpus_per_node},
+          {"nics_per_node", c.nics_per_node},
+          {"nic", c.nic},
+          {"cpu", to_string(c.cpu)},
           {"nic_bandwidth_Bps", c.nic_bandwidth},
           {"transport", to_string(c.transport)},
           {"net",
@@ -36,6 +43,8 @@ ordered_json cluster_json(const Cluster& c) {
             {"streams", c.net.streams},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
             {"call_overhead_s", c.net.call_overhead_s},
+            {"reported_latency_s", c.net.reported_latency_s},
+            {"ordered_writes", c.net.ordered_writes},
             {"size_curve", c.net.size_curve.anchors()},
             {"in_order_connections", c.net.in_order_connections}}},
           {"topology",
@@ -86,11 +95,13 @@ std::vector<std::string> gpu_names() {
 }
 
 Fabric fabric_from(const JsonReader& f) {
-  f.check_keys({"kind", "link_bandwidth_Bps", "latency_s", "bridge_bandwidth_Bps"});
+  f.check_keys({"kind", "link_bandwidth_Bps", "latency_s", "bridge_bandwidth_Bps", "nvswitch", "peer_to_peer"});
   return {f.require("kind").choice("a fabric", fabric_kinds()),
           f.require("link_bandwidth_Bps").number(ranges::rate()),
           f.require("latency_s").number(ranges::latency()),
-          f.require("bridge_bandwidth_Bps").number(ranges::rate_or_none())};
+          f.require("bridge_bandwidth_Bps").number(ranges::rate_or_none()),
+          f.require("nvswitch").boolean(),
+          f.require("peer_to_peer").boolean()};
 }
 
 // The size curve's anchors, [[bytes, share], ...] as SizeCurve takes them (it refuses a curve
@@ -111,15 +122,18 @@ SizeCurve size_curve_from(const JsonReader& a) {
 
 TransportParams net_from(const JsonReader& n) {
   n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "host_staging_bandwidth_Bps",
-                "call_overhead_s", "size_curve", "in_order_connections"});
-  TransportParams p{n.require("latency_s").number(ranges::latency()),
-                    n.require("efficiency").number(ranges::efficiency()),
-                    n.require("stream_bandwidth_Bps").number(ranges::rate_or_none()),
-                    n.require("streams").integer(1, ranges::kMaxStreams),
-                    n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none()),
-                    n.require("call_overhead_s").number(ranges::latency()),
-                    size_curve_from(n.require("size_curve")),
-                    n.require("in_order_connections").boolean()};
+                "call_overhead_s", "reported_latency_s", "ordered_writes", "size_curve", "in_order_connections"});
+  TransportParams p;
+  p.latency_s = n.require("latency_s").number(ranges::latency());
+  p.efficiency = n.require("efficiency").number(ranges::efficiency());
+  p.stream_bandwidth = n.require("stream_bandwidth_Bps").number(ranges::rate_or_none());
+  p.streams = n.require("streams").integer(1, ranges::kMaxStreams);
+  p.host_staging_bandwidth = n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none());
+  p.call_overhead_s = n.require("call_overhead_s").number(ranges::latency());
+  p.reported_latency_s = n.require("reported_latency_s").number(ranges::latency());
+  p.ordered_writes = n.require("ordered_writes").boolean();
+  p.size_curve = size_curve_from(n.require("size_curve"));
+  p.in_order_connections = n.require("in_order_connections").boolean();
   return p;
 }
 
@@ -144,8 +158,8 @@ ParameterServers servers_from(const JsonReader& p) {
 }
 
 Cluster cluster_from(const JsonReader& j) {
-  j.check_keys({"gpu", "nodes", "gpus_per_node", "fabric", "nic_bandwidth_Bps", "transport", "net", "topology",
-                "parameter_server"});
+  j.check_keys({"gpu", "nodes", "gpus_per_node", "fabric", "node_gpus", "nics_per_node", "nic", "cpu",
+                "nic_bandwidth_Bps", "transport", "net", "topology", "parameter_server"});
   Cluster c;
   c.gpu = j.require("gpu").choice("a GPU", gpu_names());
   c.nodes = j.require("nodes").integer(1, ranges::kMaxGpus);
@@ -155,8 +169,14 @@ Cluster cluster_from(const JsonReader& j) {
                             std::to_string(c.gpus_per_node) + " GPUs (" + std::to_string(ranges::kMaxGpus) +
                             " GPUs in all)");
   c.fabric = fabric_from(j.require("fabric"));
+  c.node_gpus = j.require("node_gpus").integer(c.gpus_per_node, ranges::kMaxGpusPerNode);
+  c.nics_per_node = j.require("nics_per_node").integer(1, ranges::kMaxGpusPerNode);
+  std::vector<std::string> nics = nic_names();
+  nics.emplace_back();  // "": rates without a catalog NIC
+  c.nic = j.require("nic").choice("a NIC", nics);
+  c.cpu = j.require("cpu").enumeration("a CPU vendor", {CpuVendor::intel, CpuVendor::amd});
   c.nic_bandwidth = j.require("nic_bandwidth_Bps").number(ranges::rate());
-  c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma});
+  c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma, Transport::efa});
   c.net = net_from(j.require("net"));
   c.topology = topology_from(j.require("topology"));
   c.ps = servers_from(j.require("parameter_server"));

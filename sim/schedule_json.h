@@ -18,7 +18,8 @@ class ScheduleError : public SourceError {
   using SourceError::SourceError;
 };
 
-inline constexpr int kScheduleFormatVersion = 2;  // 2: algorithm on all-reduce tasks only
+inline constexpr int kScheduleFormatVersion = 3;  // 2: algorithm on all-reduce tasks only;
+                                                 // 3: NICs, node GPUs, CPU, fabric flags
 
 nlohmann::ordered_json schedule_to_json(const Schedule& schedule);
 Schedule schedule_from_json(const nlohmann::json& json, const std::string& source);

@@ -105,7 +105,7 @@ TEST(ProfileWorkload, RefusesWhatItCannotConvert) {
 TEST(ProfileWorkload, KnownGpuOfTheScenarioAndUnknownDevicesAreTaken) {
   EXPECT_EQ(built(profile_with("# gpu: Tesla V100-PCIE-32GB\n")).source.find("measured on"),
             std::string::npos);
-  EXPECT_NE(built(profile_with("# gpu: NVIDIA L40S\n")).source.find("'NVIDIA L40S' (not in"),
+  EXPECT_NE(built(profile_with("# gpu: NVIDIA RTX 6000 Ada Generation\n")).source.find("'NVIDIA RTX 6000 Ada Generation' (not in"),
             std::string::npos);
 }
 
