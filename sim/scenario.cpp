@@ -264,7 +264,8 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
 
 StrategyOverrides read_strategy(const YamlReader& s) {
   s.check_keys({"allreduce", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
-                "credit", "call_overhead"});
+                "credit", "call_overhead", "nccl_algo", "nccl_proto", "nccl_nvls", "nccl_min_channels",
+                "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
   if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(ranges::size());
@@ -273,6 +274,23 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(ranges::latency());
+  // NCCL's environment, in its own syntax (NCCL_ALGO, NCCL_PROTO, ...).
+  collectives::nccl::NcclSettings& n = o.nccl;
+  for (const auto& [key, algorithms] : {std::pair{"nccl_algo", true}, std::pair{"nccl_proto", false}})
+    if (auto v = s.optional(key)) {
+      (algorithms ? n.algo : n.proto) = v->string();
+      try {
+        collectives::nccl::check_mask(v->string(), algorithms);
+      } catch (const std::invalid_argument&) {
+        v->fail(algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)");
+      }
+    }
+  if (auto v = s.optional("nccl_nvls")) n.nvls = v->boolean();
+  if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, collectives::nccl::kMaxChannels);
+  if (auto v = s.optional("nccl_max_channels")) n.max_channels = v->integer(1, collectives::nccl::kMaxChannels);
+  if (auto v = s.optional("nccl_nvls_chunk")) n.nvls_chunk = v->bytes(Bound::between(4096, 64 * 1048576));
+  if (auto v = s.optional("nccl_nvls_tree_chunk")) n.nvls_tree_chunk = v->bytes(Bound::between(4096, 64 * 1048576));
+  if (auto v = s.optional("nccl_buffsize")) n.buffsize = v->bytes(Bound::between(65536, 1073741824));
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/cluster.h"
+#include "sim/collectives/nccl/nccl_settings.h"
 #include "sim/gpu_catalog.h"
 #include "sim/scenario_override.h"
 #include "sim/search_space.h"
@@ -47,6 +48,7 @@ struct StrategyOverrides {
   double partition_bytes = 0;
   double credit_bytes = 0;
   double call_overhead_s = -1;        // -1: preset's value
+  collectives::nccl::NcclSettings nccl;  // NCCL's environment (nccl_algo, nccl_proto, ...)
 };
 
 struct Scenario {

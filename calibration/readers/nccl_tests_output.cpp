@@ -41,7 +41,8 @@ bool number(const std::string& text, double& out) {
 // The test's name in a start line or a file name: all_reduce_perf, allreduce, all-gather...
 std::optional<collectives::CollectiveOp> op_named_in(std::string text) {
   text.erase(std::remove_if(text.begin(), text.end(), [](char c) { return c == '_' || c == '-'; }), text.end());
-  for (const char* name : {"all_reduce", "all_gather", "reduce_scatter", "sendrecv", "broadcast", "alltoall"}) {
+  // "reduce" last: the others hold it.
+  for (const char* name : {"all_reduce", "all_gather", "reduce_scatter", "sendrecv", "broadcast", "alltoall", "reduce"}) {
     std::string plain = name;
     plain.erase(std::remove(plain.begin(), plain.end(), '_'), plain.end());
     if (text.find(plain) != std::string::npos) return collectives::parse_collective_op(name);
@@ -74,6 +75,11 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     Run& run = runs.back();
     if (start != std::string::npos) run.op = op_named_in(line.substr(start));
     std::smatch m;
+    static const std::regex gpus(R"(nThread\s+\d+\s+nGpus\s+(\d+))");
+    if (std::regex_search(line, m, gpus)) {
+      const std::string digits = m[1];
+      run.out.gpus_per_thread = digits.size() > 4 ? 1024 : std::clamp(std::stoi(digits), 1, 1024);
+    }
     if (std::regex_search(line, m, device)) {
       run.ranks.insert(std::stoi(m[1]));
       run.hosts.insert(m[2]);

@@ -24,6 +24,7 @@ struct NcclTestsOutput {
   collectives::CollectiveOp op = collectives::CollectiveOp::all_reduce;
   int ranks = 0;   // device lines ("#  Rank N ...") printed
   int nodes = 0;   // distinct hosts among them
+  int gpus_per_thread = 1;  // "nGpus N" of its header: GPUs one thread drives (nccl-tests -g)
   std::vector<NcclTestsRow> rows;
 };
 

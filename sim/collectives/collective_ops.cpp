@@ -53,6 +53,7 @@ std::string to_string(CollectiveOp op) {
     case CollectiveOp::all_gather: return "all_gather";
     case CollectiveOp::reduce_scatter: return "reduce_scatter";
     case CollectiveOp::broadcast: return "broadcast";
+    case CollectiveOp::reduce: return "reduce";
     case CollectiveOp::sendrecv: return "sendrecv";
     case CollectiveOp::alltoall: return "alltoall";
   }
@@ -61,11 +62,11 @@ std::string to_string(CollectiveOp op) {
 
 CollectiveOp parse_collective_op(const std::string& text) {
   for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter,
-                          CollectiveOp::broadcast, CollectiveOp::sendrecv, CollectiveOp::alltoall})
+                          CollectiveOp::broadcast, CollectiveOp::reduce, CollectiveOp::sendrecv, CollectiveOp::alltoall})
     if (text == to_string(op)) return op;
   if (text == "allreduce") return CollectiveOp::all_reduce;
   throw std::invalid_argument("unknown collective '" + text +
-                              "' (known: all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall)");
+                              "' (known: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall)");
 }
 
 double bus_factor(CollectiveOp op, int n) {
@@ -76,6 +77,7 @@ double bus_factor(CollectiveOp op, int n) {
     case CollectiveOp::reduce_scatter:
     case CollectiveOp::alltoall: return static_cast<double>(n - 1) / n;
     case CollectiveOp::broadcast:
+    case CollectiveOp::reduce:
     case CollectiveOp::sendrecv: return 1;
   }
   return 1;
@@ -88,7 +90,8 @@ double collective_op_s(const LinkCapacities& l, CollectiveOp op, double bytes, c
     case CollectiveOp::all_reduce: return allreduce_s(l, choose_allreduce(l, algorithm, bytes), bytes);
     case CollectiveOp::all_gather:
     case CollectiveOp::reduce_scatter: t = ring_half_s(l, bytes); break;
-    case CollectiveOp::broadcast: t = pipelined_chain_s(l, bytes); break;
+    case CollectiveOp::broadcast:
+    case CollectiveOp::reduce: t = pipelined_chain_s(l, bytes); break;
     case CollectiveOp::sendrecv: t = sendrecv_s(l, bytes); break;
     case CollectiveOp::alltoall: t = alltoall_s(l, bytes); break;
   }

@@ -9,22 +9,22 @@
 
 namespace scalecast::collectives {
 
-enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall };
+enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall };
 
-// nccl-tests' names: all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, alltoall.
+// nccl-tests' names: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall.
 std::string to_string(CollectiveOp op);
 // Also accepts the sweep's and the schedule's spellings (allreduce). Throws std::invalid_argument.
 CollectiveOp parse_collective_op(const std::string& text);
 
 // nccl-tests' bus bandwidth factor over n ranks (doc/PERFORMANCE.md): all-reduce 2(n-1)/n,
-// all-gather, reduce-scatter and all-to-all (n-1)/n, broadcast and send/recv 1.
+// all-gather, reduce-scatter and all-to-all (n-1)/n, broadcast, reduce and send/recv 1.
 double bus_factor(CollectiveOp op, int ranks);
 
 // Seconds of one operation of `bytes` (nccl-tests' "size": one rank's vector for all-reduce,
 // broadcast and send/recv; the whole gathered or scattered array for all-gather, reduce-scatter
 // and all-to-all) among all GPUs of the cluster, alone on it, with the transport's per-call
 // overhead. `algorithm` chooses the all-reduce (a registered name or "auto"); the others run as
-// NCCL's ring (all-gather, reduce-scatter), pipelined chain (broadcast), one ring step
+// NCCL's ring (all-gather, reduce-scatter), pipelined chain (broadcast, reduce), one ring step
 // (send/recv: every rank to the next) and direct exchange (all-to-all).
 double collective_op_s(const LinkCapacities& links, CollectiveOp op, double bytes, const std::string& algorithm);
 

@@ -1,0 +1,195 @@
+// `scalecast collective`: predicts an nccl-tests sweep of one collective on a scenario's cluster
+// with NCCL's own algorithm and protocol choice, prints it in nccl-tests' table, and with
+// --compare reads a measured nccl-tests output and gives the error per size.
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "calibration/readers/nccl_tests_output.h"
+#include "cli/command.h"
+#include "cli/common.h"
+#include "cli/scenario_input.h"
+#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/input_error.h"
+#include "sim/json_text.h"
+#include "sim/report/csv_field.h"
+#include "sim/report/nccl_tests_table.h"
+#include "sim/report/text_table.h"
+
+namespace scalecast::cli {
+namespace {
+
+using collectives::CollectiveOp;
+
+const char* const kSynopsis = R"(SCENARIO.yaml --op OP [-b MIN] [-e MAX] [-f FACTOR] [options]
+
+Predicts one collective as nccl-tests measures it (OP: all_reduce, all_gather, reduce_scatter,
+broadcast, reduce, sendrecv, alltoall; sizes as nccl-tests takes them, K/M/G = 2^10/2^20/2^30),
+with the algorithm and protocol NCCL 2.27 picks (strategy.nccl_algo and nccl_proto take
+NCCL_ALGO / NCCL_PROTO's syntax), on the scenario's cluster sized for --gpus (or its one GPU
+count). --compare FILE reads nccl-tests output as printed (header lines and rank prefixes or
+not) and prints measured against predicted for each size, sized as that run was.)";
+
+// nccl-tests' size syntax (common.cu parsesize): a number with K, M or G (powers of 1024).
+double parse_size(const std::string& text, const char* option) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  double unit = 1;
+  if (used > 0 && used + 1 == text.size()) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+    unit = c == 'K' ? 1024.0 : c == 'M' ? 1048576.0 : c == 'G' ? 1073741824.0 : 0;
+    if (unit > 0) ++used;
+  }
+  if (used != text.size() || !(v * unit >= 1) || !(v * unit <= 1e15))
+    throw std::invalid_argument(std::string(option) + ": expected a size in bytes (K, M, G: powers of 1024) up to 1e15, got '" +
+                                text + "'");
+  return v * unit;
+}
+
+// The row's error, in percent of the measured time.
+double error_pct(double predicted, double measured) { return 100 * (predicted - measured) / measured; }
+
+int run(const std::vector<std::string>& args) {
+  po::options_description opts("options");
+  std::string scenario_path, op_name, minimum = "8", maximum = "1G", type = "float", compare, format, output, cluster_file;
+  std::vector<std::string> sets;
+  double factor = 2, increment = 0;
+  int gpus = 0, gpus_per_thread = 1;
+  opts.add_options()("scenario", po::value(&scenario_path)->required(), "scenario YAML file")(
+      "op", po::value(&op_name)->required(), "all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv or alltoall")(
+      "minbytes,b", po::value(&minimum)->default_value("8"), "smallest size")(
+      "maxbytes,e", po::value(&maximum)->default_value("1G"), "largest size")(
+      "stepfactor,f", po::value(&factor)->default_value(2), "multiply the size by this from one row to the next")(
+      "stepbytes,i", po::value(&increment)->default_value(0), "or add this many bytes (with -f 1)")(
+      "datatype,d", po::value(&type)->default_value("float"), "element type (nccl-tests' -d)")(
+      "gpus", po::value(&gpus), "GPUs of the run (default: the scenario's one GPU count)")(
+      "ngpus,g", po::value(&gpus_per_thread)->default_value(1), "GPUs one thread drives (nccl-tests' -g)")(
+      "compare", po::value(&compare), "measured nccl-tests output to compare with, size by size")(
+      "format", po::value(&format)->default_value("table"), "table (nccl-tests'), csv or json")(
+      "output,o", po::value(&output), "write to FILE instead of stdout");
+  add_scenario_options(opts, sets, cluster_file);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  return guarded("collective", [&] {
+    po::variables_map vm;
+    if (parse_options("collective", kSynopsis, opts, pos, args, vm)) return 0;
+    if (format != "table" && format != "csv" && format != "json")
+      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
+    const CollectiveOp op = collectives::parse_collective_op(op_name);
+    const int type_bytes = nccl_tests_type_bytes(type);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    const Scenario& s = input.scenario;
+    Cluster base = s.cluster;
+    // The measured run, when there is one, sets the sizes, the job's shape and the launch.
+    std::vector<calibration::NcclTestsOutput> measured;
+    if (!compare.empty()) {
+      std::ifstream in(compare);
+      if (!in) throw SourceError(compare + ": expected a readable nccl-tests output, got no such file");
+      measured = calibration::read_nccl_tests(in, compare);
+      const auto& m = measured.front();
+      if (m.op != op)
+        throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " + to_string(m.op));
+      if (m.ranks > 0 && !vm.count("gpus")) gpus = m.ranks;
+      if (m.nodes > 0 && m.ranks % m.nodes == 0) base.fixed_nodes = m.nodes;
+      if (!vm.count("ngpus")) gpus_per_thread = m.gpus_per_thread;
+    }
+    if (gpus == 0) {
+      if (s.gpus.size() != 1)
+        throw std::invalid_argument("the scenario lists " + std::to_string(s.gpus.size()) + " GPU counts: pick one with --gpus");
+      gpus = s.gpus.front();
+    }
+    const Cluster sized = sized_for(base, gpus);
+    const auto& nccl = s.strategy.nccl;
+    std::vector<NcclTestsSize> sizes;
+    if (measured.empty()) {
+      sizes = nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus);
+    } else {
+      for (const auto& r : measured.front().rows)
+        if (r.bytes > 0) sizes.push_back({r.bytes, std::floor(r.bytes / type_bytes)});
+    }
+    std::vector<NcclTestsLine> rows;
+    std::vector<std::string> algorithms;
+    for (const NcclTestsSize& size : sizes) {
+      const auto t = collectives::nccl::collective_time(sized, nccl, op, size.bytes, gpus_per_thread);
+      rows.push_back({size, t.seconds * 1e6});
+      algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
+    }
+    const std::string shape = std::to_string(sized.nodes) + " node" + (sized.nodes > 1 ? "s" : "") + " x " +
+                              std::to_string(sized.gpus_per_node) + " " + sized.gpu;
+    OutputFiles files;
+    write_output(files, output, [&](std::ostream& o) {
+      if (format == "json") {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          nlohmann::ordered_json j = {{"bytes", rows[i].size.bytes}, {"count", rows[i].size.count},
+                                      {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]}};
+          if (!measured.empty()) j["measured_us"] = measured.front().rows[i].time_us;
+          list.push_back(std::move(j));
+        }
+        o << json_text(nlohmann::ordered_json({{"scenario", s.name}, {"op", to_string(op)}, {"gpus", gpus},
+                                               {"nodes", sized.nodes}, {"gpus_per_thread", gpus_per_thread},
+                                               {"rows", std::move(list)}}),
+                       2)
+          << "\n";
+        return;
+      }
+      if (format == "csv") {
+        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm" << (measured.empty() ? "" : ",measured_us,error_pct") << "\n";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
+                           rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i]);
+          if (!measured.empty()) {
+            const double m = measured.front().rows[i].time_us;
+            o << fmt::format(",{:.3f},{:.2f}", m, error_pct(rows[i].time_us, m));
+          }
+          o << "\n";
+        }
+        return;
+      }
+      if (measured.empty()) {
+        write_nccl_tests_table(o, op, type, gpus, rows,
+                               {"scalecast prediction of " + to_string(op) + "_perf: " + s.name + ", " + shape +
+                                    " (" + std::to_string(gpus) + " ranks, " + std::to_string(gpus_per_thread) +
+                                    " per thread), NCCL 2.27.7's choice of algorithm and protocol"});
+        o << "# algorithm x channels by size:";
+        for (std::size_t i = 0; i < rows.size(); ++i)
+          if (i == 0 || algorithms[i] != algorithms[i - 1])
+            o << " " << static_cast<long long>(rows[i].size.bytes) << " B " << algorithms[i] << ";";
+        o << "\n";
+        return;
+      }
+      o << "measured " << compare << " against " << s.name << ": " << shape << ", " << gpus_per_thread
+        << " GPU(s) per thread\n\n";
+      TextTable t({"size", "measured", "predicted", "error", "algorithm"}, {"B", "us", "us", "%", ""});
+      double small = 0, large = 0;
+      int n_small = 0, n_large = 0;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const double m = measured.front().rows[i].time_us, e = error_pct(rows[i].time_us, m);
+        t.add_row({fmt::format("{:.0f}", rows[i].size.bytes), fmt::format("{:.2f}", m), fmt::format("{:.2f}", rows[i].time_us),
+                   fmt::format("{:+.1f}", e), algorithms[i]});
+        if (rows[i].size.bytes < 65536) small += std::abs(e), ++n_small;
+        if (rows[i].size.bytes >= 1048576) large += std::abs(e), ++n_large;
+      }
+      t.write(o);
+      o << "\nmean |error|: " << (n_small ? fmt::format("{:.1f}%", small / n_small) : "-") << " below 64 KiB ("
+        << n_small << " sizes), " << (n_large ? fmt::format("{:.1f}%", large / n_large) : "-") << " from 1 MiB (" << n_large
+        << " sizes)\n";
+    });
+    files.commit();
+    return 0;
+  });
+}
+
+const Registration reg{"collective", "predict an nccl-tests sweep of one collective (and compare with a measured one)", run};
+
+}  // namespace
+}  // namespace scalecast::cli

@@ -1,0 +1,130 @@
+// The predicted time of a collective: NCCL's choice (its tuning view of latency), timed as the
+// transfer meets the network (physical latency once), bounded by the scenario's fabric and NIC
+// rates, plus the fill of NVLink SHARP's chunk pipeline and the kernel launches.
+#include "sim/collectives/nccl/nccl_collective.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/collectives/nccl/nccl_system.h"
+#include "sim/collectives/nccl/nccl_tuning.h"
+
+namespace scalecast::collectives::nccl {
+namespace {
+
+Func func_of(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce: return Func::all_reduce;
+    case CollectiveOp::all_gather: return Func::all_gather;
+    case CollectiveOp::reduce_scatter: return Func::reduce_scatter;
+    case CollectiveOp::broadcast: return Func::broadcast;
+    case CollectiveOp::reduce: return Func::reduce;
+    default: throw std::logic_error("not an NCCL collective");
+  }
+}
+
+// Bus bandwidth (GB/s) the scenario's links allow a ring or tree: the fabric inside a node, and
+// the node's NICs (each capped as one transfer is) across nodes.
+double links_bus_cap(const NcclSystem& s) {
+  double cap = s.ppn > 1 ? s.fabric_bw : 1e300;
+  if (s.nodes > 1) {
+    const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
+    cap = std::min(cap, s.nics * per_nic);
+  }
+  return cap;
+}
+
+// NVLink SHARP's chunk (enqueue.cc:2003-2033 at v2.27.7-1): the chunk shrinks for small sizes
+// with the operations in flight (channels x heads).
+double nvls_chunk(const Graphs& g, const NcclSettings& set, Algo a, double bytes) {
+  const double ops = static_cast<double>(g.nvls_channels) * g.nvls.channels;
+  double chunk = set.nvls_chunk;
+  if (a == Algo::nvls) {
+    if (bytes < 64 * ops * chunk && chunk > 65536) chunk = 65536;
+    if (bytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
+    if (bytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
+    return chunk;
+  }
+  if (set.nvls_tree_chunk > 0) chunk = std::min(chunk, set.nvls_tree_chunk);
+  if (bytes < 32 * ops * chunk && chunk > 262144) chunk = 262144;
+  if (bytes < 16 * ops * chunk && chunk > 131072) chunk = 131072;
+  if (bytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
+  if (bytes < 1 * ops * chunk && chunk > 32768) chunk = 32768;
+  return chunk;
+}
+
+// The fill of NVLink SHARP's pipeline: each of its stages (reduce through the switch and
+// multicast back; across nodes also the network's send and receive) holds NCCL_STEPS chunks per
+// channel before data flows at the full rate, no more than the message itself makes.
+double nvls_fill_us(const Graphs& g, const NcclSettings& set, const Estimate& e, double bytes) {
+  if (e.algo != Algo::nvls && e.algo != Algo::nvls_tree) return 0;
+  const int stages = e.algo == Algo::nvls ? 2 : 4;
+  const double chunk = nvls_chunk(g, set, e.algo, bytes);
+  const double per_channel = e.bandwidth / g.nvls_channels;  // GB/s = kB/us
+  const double depth = stages * kSteps * chunk;
+  return depth / (1000 * per_channel) * std::min(1.0, bytes / (g.nvls_channels * depth));
+}
+
+// Point-to-point (sendrecv, alltoall): NCCL's p2p protocol is LL up to NCCL_P2P_LL_THRESHOLD
+// (16 KiB, enqueue.cc:783) and Simple above; a step's latency is the ring's.
+double p2p_latency_us(const NcclSystem& s, Proto p) {
+  const Hw hw = s.nodes > 1 ? Hw::net : (s.nvlink ? Hw::nvlink : Hw::pci);
+  return base_latency_us(Algo::ring, p) + hw_latency_us(hw, Algo::ring, p) + (s.nodes > 1 ? s.latency_us : 0);
+}
+
+CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes) {
+  const Proto p = bytes <= 16384 ? Proto::ll : Proto::simple;
+  const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
+  const double intra = (s.nvlink ? s.nvlink_bw : s.pcie_bw);
+  const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
+  double us = p2p_latency_us(s, p);
+  if (op == CollectiveOp::sendrecv) {
+    // Every rank sends its buffer to the next; a pair across nodes goes through one NIC.
+    const double bw = efficiency * (s.nodes > 1 ? std::min({per_nic, s.pcie_bw, intra}) : std::min(intra, s.fabric_bw));
+    us += bytes / (1000 * bw);
+  } else {
+    // All-to-all: each rank sends bytes / n to every rank; a GPU's links carry what it sends to
+    // its node, a node's NICs what its GPUs send to the others.
+    const double piece = bytes / s.ranks;
+    double t = (s.ppn - 1) * piece / (1000 * efficiency * std::min(intra, s.fabric_bw));
+    if (s.nodes > 1)
+      t = std::max(t, s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * s.nics * per_nic));
+    us += t;
+  }
+  return {us * 1e-6, std::string("p2p/") + name(p), 0};
+}
+
+}  // namespace
+
+CollectiveTime collective_time(const Cluster& sized, const NcclSettings& settings, CollectiveOp op, double bytes,
+                               int gpus_per_thread) {
+  const NcclSystem s = nccl_system(sized, settings);
+  const double launch_s = std::max(0, gpus_per_thread - 1) * kLaunchPerGpuS;
+  if (s.ranks <= 1) return {launch_s, "none", 0};
+  if (op == CollectiveOp::sendrecv || op == CollectiveOp::alltoall) {
+    CollectiveTime t = p2p_time(s, op, bytes);
+    t.seconds += launch_s;
+    return t;
+  }
+  const Graphs g = nccl_graphs(s, settings);
+  const Func f = func_of(op);
+  const auto chosen = estimates(s, g, enabled(settings), f, bytes, LatencyView::tuning);
+  if (chosen.empty())
+    throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
+                                "' leave no algorithm for " + to_string(op) + " on this cluster");
+  Estimate e = *estimate(s, g, f, bytes, chosen.front().algo, chosen.front().proto, LatencyView::physical);
+  if (e.algo == Algo::ring) {
+    // The scenario's links bound the ring's bus bandwidth; the algorithm bandwidth follows.
+    const double steps = f == Func::all_reduce ? 2.0 * (s.ranks - 1)
+                         : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
+    const double bus = e.bandwidth * steps / s.ranks;
+    const double cap = links_bus_cap(s);
+    if (bus > cap) e.bandwidth *= cap / bus;
+  }
+  const double us = e.latency_us + bytes / (1000 * e.bandwidth) + nvls_fill_us(g, settings, e, bytes);
+  return {us * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
+          e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels};
+}
+
+}  // namespace scalecast::collectives::nccl

@@ -1,0 +1,40 @@
+// NCCL's environment as a scenario states it (strategy.nccl_*): which algorithms and protocols
+// may run (NCCL_ALGO, NCCL_PROTO with NCCL's own syntax), NVLink SHARP, channel bounds, chunk
+// and buffer sizes; defaults are NCCL 2.27's.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "sim/collectives/nccl/nccl_tables.h"
+
+namespace scalecast::collectives::nccl {
+
+enum class Func { broadcast = 0, reduce = 1, all_gather = 2, reduce_scatter = 3, all_reduce = 4 };
+inline constexpr int kFuncs = 5;
+const char* name(Func f);  // "broadcast", "reduce", "allgather", "reducescatter", "allreduce"
+
+// What NCCL_ALGO or NCCL_PROTO enables, per function: "ring,tree", "^ll128" (all but),
+// "allreduce:tree;allgather:ring" (per function, others unchanged). Empty text enables all.
+struct Enabled {
+  std::array<std::array<bool, kAlgos>, kFuncs> algo{};
+  std::array<std::array<bool, kProtos>, kFuncs> proto{};
+};
+
+struct NcclSettings {
+  std::string algo;              // NCCL_ALGO ("": NCCL's choice)
+  std::string proto;             // NCCL_PROTO
+  bool nvls = true;              // NCCL_NVLS_ENABLE (NVLink SHARP where the NVSwitch has it)
+  int min_channels = 0;          // NCCL_MIN_NCHANNELS (0: NCCL's)
+  int max_channels = 0;          // NCCL_MAX_NCHANNELS (0: NCCL's)
+  double nvls_chunk = kNvlsChunk;     // NCCL_NVLS_CHUNKSIZE, bytes
+  double nvls_tree_chunk = 0;         // NCCL_NVLSTREE_MAX_CHUNKSIZE (0: NCCL's)
+  double buffsize = kBuffSize;        // NCCL_BUFFSIZE, bytes
+};
+
+// Parses both masks; throws std::invalid_argument naming what is unknown in them.
+Enabled enabled(const NcclSettings& s);
+// Checks one mask's syntax (`what`: "algorithms" or "protocols"); throws std::invalid_argument.
+void check_mask(const std::string& text, bool algorithms);
+
+}  // namespace scalecast::collectives::nccl

@@ -1,0 +1,118 @@
+// A closed form of NCCL's topology search (src/graph/search.cc ncclTopoCompute, connect.cc
+// ncclTopoPostset at v2.27.7-1) for the systems scenarios describe: NVSwitch or PCIe nodes with
+// NICs attached to their GPUs in order.
+#include "sim/collectives/nccl/nccl_system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "sim/gpu_catalog.h"
+#include "sim/link_capacities.h"
+
+namespace scalecast::collectives::nccl {
+namespace {
+
+// Pass 1 of the search (search.cc:1051-1128): from the first speed the links allow, the most
+// channels each speed holds, keeping the best total (the first on a tie), until the channels
+// reach `total` or the speeds fall below 0.49 of the best.
+std::pair<int, double> search(int cc, bool inter, double max_bw, double total,
+                              const std::function<int(double)>& channels_at) {
+  std::pair<int, double> best{0, 0};
+  for (double speed : search_speeds(cc, inter)) {
+    if (speed > max_bw || speed > total) continue;
+    if (best.first > 0 && speed / best.second <= 0.49) break;
+    const int n = std::min(kMaxGraphChannels, channels_at(speed));
+    if (n < 1) continue;
+    if (best.first == 0 || n * speed > best.first * best.second) best = {n, speed};
+    if (n == kMaxGraphChannels || n * speed >= total) break;
+  }
+  if (best.first == 0) return {1, 0.1};  // no solution: one channel at 0.1 GB/s (search.cc:1165)
+  return best;
+}
+
+}  // namespace
+
+NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
+  const GpuSpec& gpu = find_gpu(c.gpu);
+  const LinkCapacities l = link_capacities(c);
+  NcclSystem s;
+  s.ranks = c.gpus();
+  s.nodes = c.nodes;
+  s.ppn = c.gpus_per_node;
+  s.cc = gpu.compute_capability;
+  s.nvlink = c.fabric.kind.starts_with("nvlink");
+  s.nvswitch = c.fabric.nvswitch;
+  s.peer_to_peer = c.fabric.peer_to_peer;
+  s.fabric_bw = c.fabric.link_bandwidth / 1e9;
+  s.nvlink_bw = gpu.nvlinks > 0 ? gpu.nvlinks * nvlink_bw(s.cc) : s.fabric_bw;  // a bridge: its own rate
+  s.pcie_bw = pcie_bandwidth(gpu) / 1e9;
+  s.nics = l.nics;
+  s.nic_bw = c.nic_bandwidth / 1e9;
+  s.nic_payload = c.nic_bandwidth * c.net.efficiency / 1e9;
+  s.transfer_cap = l.gpu_transfer_cap / 1e9;
+  s.gdr = c.net.host_staging_bandwidth <= 0 && c.transport != Transport::tcp;
+  s.sockets = c.transport == Transport::tcp;
+  s.ordered_writes = c.net.ordered_writes;
+  s.reported_latency_us = c.net.reported_latency_s * 1e6;
+  s.latency_us = c.net.latency_s * 1e6;
+  s.amd = c.cpu == CpuVendor::amd;
+  s.nvls = settings.nvls && s.nvswitch && s.cc >= 90 && s.ppn > 2;
+  return s;
+}
+
+Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
+  Graphs g;
+  const double intra = s.nvlink ? s.nvlink_bw : s.pcie_bw;  // a GPU's links inside the node
+  int channels = 1;
+  double speed = 0.1;
+  if (s.nodes == 1) {
+    // Rings through the node's GPUs: each channel takes `speed` of every GPU's links.
+    std::tie(channels, speed) = search(s.cc, false, intra, intra, [&](double v) { return int(intra / v); });
+  } else {
+    // Rings enter and leave a node through its NICs, each NIC holding whole channels of `speed`
+    // (net.bw -= bw, search.cc:656-668); inside the node a channel crosses the links of ppn - 1
+    // of its ppn GPUs. The GPU to NIC path is the slower of PCIe and the NIC.
+    const double max_bw = std::min(s.pcie_bw, s.nic_bw);
+    const double total = std::max(intra, s.pcie_bw);
+    std::tie(channels, speed) = search(s.cc, true, max_bw, total, [&](double v) {
+      const int by_nics = s.nics * int(s.nic_bw / v);
+      const int by_links = s.ppn > 1 ? int(intra * s.ppn / ((s.ppn - 1) * v)) : kMaxGraphChannels;
+      return std::min(by_nics, by_links);
+    });
+  }
+  // Fast channels are split in two (ncclTopoDupChannels, search.cc:937-950).
+  if (speed >= 25 && !(s.cc > 80 && speed < 50 && channels > 4)) {
+    channels = std::min(2 * channels, kMaxGraphChannels);
+    speed /= 2;
+  }
+  g.ring = {channels, speed, speed, false};
+  // Trees run on the ring's channels; one rank a node lets pass 2 raise the intra speed to twice
+  // the network's. SM90+ across nodes ends as a plain tree (BALANCED_TREE relaxed to TREE).
+  g.tree = {channels, (s.nodes > 1 && s.ppn == 1) ? 2 * speed : speed, speed, s.nodes > 1 && s.cc >= 90};
+  if (s.nvls) {
+    // NVLS: a channel per GPU (a head each); every GPU's NVSwitch links carry one unit per
+    // channel and two for its own head (search.cc:386-417).
+    const int heads = s.ppn;
+    double nvls_speed = 0;
+    for (double v : search_speeds(s.cc, false))
+      if ((heads + 1) * v <= s.nvlink_bw) {
+        nvls_speed = v;
+        break;
+      }
+    if (nvls_speed > 0) {
+      g.has_nvls = true;
+      g.nvls = {heads, nvls_speed, s.nodes > 1 ? speed : 2 * nvls_speed, false};
+    }
+  }
+  g.comm_channels = std::min(kMaxChannels, 2 * channels);
+  // SM90+ across nodes with fast rings doubles again (connect.cc:466-468).
+  if (s.cc >= 90 && s.nodes > 1 && speed > 45 && g.comm_channels < 16) g.comm_channels *= 2;
+  if (settings.min_channels > 0) g.comm_channels = std::max(g.comm_channels, settings.min_channels);
+  if (settings.max_channels > 0) g.comm_channels = std::min(g.comm_channels, settings.max_channels);
+  g.comm_channels = std::clamp(g.comm_channels, 1, kMaxChannels);
+  g.nvls_channels = s.cc >= 100 ? (s.nodes == 1 ? 24 : 32) : 16;
+  return g;
+}
+
+}  // namespace scalecast::collectives::nccl

@@ -1,0 +1,54 @@
+// What NCCL sees of a sized cluster (ranks, nodes, compute capability, NVLink and PCIe rates,
+// NICs, latencies, CPU vendor) and the channel graphs its topology search finds on it: rings,
+// trees and NVLink SHARP, each with channels and per-channel speeds (GB/s, NCCL's units).
+#pragma once
+
+#include "sim/cluster.h"
+#include "sim/collectives/nccl/nccl_settings.h"
+
+namespace scalecast::collectives::nccl {
+
+struct NcclSystem {
+  int ranks = 1, nodes = 1, ppn = 1;   // ppn: ranks per node
+  int cc = 70;                         // compute capability x 10
+  bool nvlink = false;                 // GPUs of a node talk over NVLink (else PCIe)
+  bool nvswitch = false;
+  bool peer_to_peer = true;
+  double nvlink_bw = 0;                // GB/s per GPU: links x NCCL's per-link figure
+  double pcie_bw = 12;                 // GB/s of a GPU's x16 link
+  double fabric_bw = 0;                // GB/s per GPU that the scenario's fabric gives collectives
+  int nics = 0;                        // NICs a node's ranks use
+  double nic_bw = 0;                   // GB/s per NIC, line rate as NCCL reads it
+  double nic_payload = 0;              // GB/s per NIC that transfers carry (line x efficiency)
+  double transfer_cap = 0;             // GB/s one transfer reaches (sockets, staging; 0: none)
+  bool gdr = true;                     // GPUDirect RDMA
+  bool sockets = false;                // NCCL's socket transport (kernel TCP)
+  bool ordered_writes = true;          // LL and LL128 may cross the network
+  double reported_latency_us = 0;      // what the net plugin reports (tuning adds it)
+  double latency_us = 0;               // one-way network latency
+  bool amd = false;                    // AMD hosts
+  bool nvls = false;                   // NVLink SHARP usable: NVSwitch, SM90+, > 2 ranks a node
+};
+
+// Throws std::invalid_argument for a GPU outside the catalog.
+NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
+
+struct Graph {
+  int channels = 1;
+  double bw_intra = 0, bw_inter = 0;  // GB/s per channel
+  bool tree_pattern = false;          // a plain tree (not balanced): the tree's busBw x 0.85
+};
+
+struct Graphs {
+  Graph ring, tree, nvls;
+  bool has_nvls = false;
+  int comm_channels = 2;   // channels the ring and tree run on (connect.cc: twice the graph's)
+  int nvls_channels = 16;  // channels NVLink SHARP runs on (nvls.cc:147-149)
+};
+
+// The search's outcome (src/graph/search.cc), in closed form: the fastest per-channel speed and
+// channel count the NICs and links hold, stopping where NCCL's search stops, then the
+// duplication of fast channels, and the runtime channel count with its bounds.
+Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings);
+
+}  // namespace scalecast::collectives::nccl

@@ -1,0 +1,123 @@
+// The tuning model's formulas (tuning.cc:213-578 at v2.27.7-1): bus bandwidth per algorithm and
+// protocol from the graphs' channels and speeds and the per-architecture caps, converted to
+// algorithm bandwidth; latency from the base and per-link-class tables; which combinations are
+// enabled on which systems.
+#include "sim/collectives/nccl/nccl_tuning.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalecast::collectives::nccl {
+namespace {
+
+int log2i(double bytes) {
+  if (bytes < 1) return -1;
+  return static_cast<int>(std::floor(std::log2(bytes)));
+}
+
+// Steps of data a rank sends (tuning.cc:250-252).
+int nsteps(Func f, int n) {
+  switch (f) {
+    case Func::all_reduce: return 2 * (n - 1);
+    case Func::all_gather:
+    case Func::reduce_scatter: return n - 1;
+    default: return n;
+  }
+}
+
+bool runs(const NcclSystem& s, const Graphs& g, Func f, Algo a, Proto p) {
+  const bool ar = f == Func::all_reduce, gather = f == Func::all_gather || f == Func::reduce_scatter;
+  switch (a) {
+    case Algo::tree: if (!ar) return false; break;
+    case Algo::ring: break;
+    case Algo::nvls: if (!(ar || gather) || !g.has_nvls || s.nodes > 1) return false; break;  // >1 node needs SHARP
+    case Algo::nvls_tree: if (!ar || !g.has_nvls || s.nodes == 1) return false; break;
+    case Algo::pat: if (!gather || s.ppn != 1 || s.nodes == 1 || !s.sockets) return false; break;  // host network
+    default: return false;  // CollNet needs a SHARP plugin (NCCL_COLLNET_ENABLE=0 by default)
+  }
+  if ((a == Algo::nvls || a == Algo::nvls_tree || a == Algo::pat) && p != Proto::simple) return false;
+  // Across nodes LL and LL128 need in-order delivery of 128-byte writes (aws-ofi-nccl sets
+  // NCCL_PROTO=simple otherwise).
+  if (s.nodes > 1 && !s.ordered_writes && p != Proto::simple) return false;
+  // LL128 (tuning.cc:436-452): NVLink inside the node, and across nodes a GPUDirect path.
+  if (p == Proto::ll128 && (!s.nvlink || s.cc < 70 || (s.nodes > 1 && !s.gdr))) return false;
+  return true;
+}
+
+}  // namespace
+
+std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo a, Proto p,
+                                 LatencyView view) {
+  if (!runs(s, g, func, a, p)) return std::nullopt;
+  const int n = s.ranks, nodes = s.nodes;
+  const double ppn = static_cast<double>(n) / nodes;
+  const int arch = arch_index(s.cc);
+  const int ni = nodes <= 2 ? nodes - 1 : 2;
+  const double ll_max = ll_max_bw(nodes == 1 ? arch : (s.amd ? 1 : 0), ni);
+  const int steps = nsteps(func, n);
+  const Graph& gr = (a == Algo::tree || a == Algo::pat) ? g.tree : (a == Algo::nvls || a == Algo::nvls_tree) ? g.nvls : g.ring;
+  // Bandwidth (tuning.cc:249-328).
+  double bw = nodes <= 2 ? gr.bw_intra : gr.bw_inter;
+  const bool ar = func == Func::all_reduce;
+  if (a == Algo::nvls) bw = ar ? std::min(gr.bw_intra, gr.bw_inter) : std::min(gr.bw_intra * (ppn - 1) / ppn, gr.bw_inter * 0.9);
+  if (a == Algo::nvls_tree) bw = std::min(gr.bw_intra, nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
+  double bus = gr.channels * bw;
+  if (a == Algo::ring && p == Proto::ll) bus = std::min(ll_max, bus * 0.5);
+  if (a == Algo::ring && p == Proto::ll128) bus = std::min(bus * 0.92, gr.channels * per_channel_max_ring_ll128_bw(arch, ni));
+  if (a == Algo::tree && ar) bus = std::min(bus * 0.92, gr.channels * per_channel_max_tree_bw(arch, ni));
+  if (a == Algo::tree && p == Proto::ll) bus = std::min(bus / 3.8, ll_max);
+  if (a == Algo::tree && p == Proto::ll128)
+    bus = std::min(bus * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * per_channel_max_tree_ll128_bw(arch, ni));
+  if (a == Algo::tree && gr.tree_pattern) bus *= 0.85;
+  if (a == Algo::pat) bus *= 0.75;
+  double alg = bus;
+  if (a == Algo::ring) alg = bus * n / steps;
+  else if (a == Algo::nvls || a == Algo::nvls_tree) alg = ar ? bus * 5.0 / 6.0 : bus;
+  else if (!(func == Func::all_gather || func == Func::reduce_scatter)) alg = bus * 0.5;
+  if (!(alg > 0)) return std::nullopt;
+  // Latency (tuning.cc:329-378).
+  const bool physical = view == LatencyView::physical;
+  const double net = physical ? s.latency_us : s.reported_latency_us;
+  const Hw intra_hw = s.nvlink ? Hw::nvlink : Hw::pci;
+  const Hw hw = nodes == 1 ? intra_hw : Hw::net;
+  const double intra_lat = hw_latency_us(intra_hw, a, p);
+  double inter_lat = (ppn == 1 ? hw_latency_us(Hw::net, Algo::tree, p) : hw_latency_us(Hw::net, a, p)) + net;
+  if (p == Proto::simple && !physical) inter_lat += net;  // the tuning's flush
+  double lat = base_latency_us(a, p);
+  switch (a) {
+    case Algo::ring:
+      if (func == Func::broadcast || func == Func::reduce) {
+        lat += steps * (p == Proto::simple ? hw_latency_us(hw, Algo::tree, Proto::simple) : hw_latency_us(hw, Algo::ring, p));
+      } else {
+        const double overhead = nodes > 1 ? (s.amd ? 2.0 : 1.0) * (p == Proto::simple ? 3 : 1) : 0;
+        const int inter = nodes == 1 ? 0 : (ar ? 2 * (nodes - 1) : nodes - 1);
+        lat += (steps - inter) * std::max(intra_lat, overhead) + inter * inter_lat;
+      }
+      break;
+    case Algo::tree: lat += 2 * ((n / nodes - 1) * intra_lat + log2i(nodes) * inter_lat); break;
+    case Algo::nvls: lat = intra_lat + (nodes > 1 ? inter_lat : 0); break;
+    case Algo::nvls_tree: lat += intra_lat + 2 * log2i(nodes) * inter_lat; break;
+    case Algo::pat: lat = 8 + log2i(nodes) * inter_lat / 3.5 + n * 2.8; break;
+    default: break;
+  }
+  // Time for this size (ncclTopoGetAlgoTime, tuning.cc:561-578).
+  const int log_size = log2i(std::floor(bytes / 64));
+  if (a == Algo::tree && ar && log_size >= 0 && log_size < 23) alg *= tree_correction(p, log_size);
+  if (a == Algo::ring && p == Proto::simple && nodes > 1 && ar && bytes / (g.comm_channels * n) >= 64)
+    lat *= s.cc < 80 ? 1.9 : 1.4;  // the ring's plateau
+  return Estimate{a, p, lat, alg, lat + bytes / (1000 * alg), gr.channels};
+}
+
+std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enabled& enabled, Func func, double bytes,
+                                LatencyView view) {
+  std::vector<Estimate> out;
+  for (int ai = 0; ai < kAlgos; ++ai)
+    for (int pi = 0; pi < kProtos; ++pi) {
+      if (!enabled.algo[static_cast<int>(func)][ai] || !enabled.proto[static_cast<int>(func)][pi]) continue;
+      if (auto e = estimate(s, g, func, bytes, static_cast<Algo>(ai), static_cast<Proto>(pi), view)) out.push_back(*e);
+    }
+  std::stable_sort(out.begin(), out.end(), [](const Estimate& x, const Estimate& y) { return x.time_us < y.time_us; });
+  return out;
+}
+
+}  // namespace scalecast::collectives::nccl

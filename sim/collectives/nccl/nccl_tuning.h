@@ -1,0 +1,34 @@
+// NCCL's cost model (src/graph/tuning.cc ncclTopoTuneModel and ncclTopoGetAlgoTime, v2.27.7-1):
+// the bandwidth and latency of every algorithm and protocol for a function on a system, the
+// time it estimates for a size, and the choice it makes (the lowest estimate).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "sim/collectives/nccl/nccl_system.h"
+
+namespace scalecast::collectives::nccl {
+
+struct Estimate {
+  Algo algo = Algo::ring;
+  Proto proto = Proto::simple;
+  double latency_us = 0;   // with the size's corrections (the ring's plateau)
+  double bandwidth = 0;    // algorithm bandwidth, GB/s (user bytes / time), the tree's correction in
+  double time_us = 0;      // latency + bytes / bandwidth
+  int channels = 1;        // of the graph the algorithm runs on
+};
+
+// How the network's latency enters: as NCCL's tuning takes it (the plugin's reported latency,
+// added twice on Simple for the flush), or as the transfer meets it (the physical latency once).
+enum class LatencyView { tuning, physical };
+
+// Every (algorithm, protocol) NCCL would consider for `func` on `bytes` (nccl-tests' size: the
+// whole buffer for all-gather and reduce-scatter), fastest first, ties to NCCL's order.
+std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enabled& enabled, Func func, double bytes,
+                                LatencyView view = LatencyView::tuning);
+// The one `(algo, proto)` estimated with `view`; nullopt when NCCL would not run it there.
+std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo algo, Proto proto,
+                                 LatencyView view);
+
+}  // namespace scalecast::collectives::nccl
