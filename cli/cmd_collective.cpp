@@ -100,7 +100,7 @@ int run(const std::vector<std::string>& args) {
         throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " + to_string(m.op));
       if (m.ranks > 0 && !vm.count("gpus")) gpus = m.ranks;
       if (m.nodes > 0 && m.ranks % m.nodes == 0) base.fixed_nodes = m.nodes;
-      if (!vm.count("ngpus")) gpus_per_thread = m.gpus_per_thread;
+      if (vm["ngpus"].defaulted()) gpus_per_thread = m.gpus_per_thread;
     }
     if (gpus == 0) {
       if (s.gpus.size() != 1)
@@ -110,11 +110,15 @@ int run(const std::vector<std::string>& args) {
     const Cluster sized = sized_for(base, gpus);
     const auto& nccl = s.strategy.nccl;
     std::vector<NcclTestsSize> sizes;
+    std::vector<double> measured_us;  // per size, with a measured run
     if (measured.empty()) {
       sizes = nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus);
     } else {
       for (const auto& r : measured.front().rows)
-        if (r.bytes > 0) sizes.push_back({r.bytes, std::floor(r.bytes / type_bytes)});
+        if (r.bytes > 0) {
+          sizes.push_back({r.bytes, std::floor(r.bytes / type_bytes)});
+          measured_us.push_back(r.time_us);
+        }
     }
     std::vector<NcclTestsLine> rows;
     std::vector<std::string> algorithms;
@@ -132,7 +136,7 @@ int run(const std::vector<std::string>& args) {
         for (std::size_t i = 0; i < rows.size(); ++i) {
           nlohmann::ordered_json j = {{"bytes", rows[i].size.bytes}, {"count", rows[i].size.count},
                                       {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]}};
-          if (!measured.empty()) j["measured_us"] = measured.front().rows[i].time_us;
+          if (!measured.empty()) j["measured_us"] = measured_us[i];
           list.push_back(std::move(j));
         }
         o << json_text(nlohmann::ordered_json({{"scenario", s.name}, {"op", to_string(op)}, {"gpus", gpus},
@@ -148,7 +152,7 @@ int run(const std::vector<std::string>& args) {
           o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
                            rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i]);
           if (!measured.empty()) {
-            const double m = measured.front().rows[i].time_us;
+            const double m = measured_us[i];
             o << fmt::format(",{:.3f},{:.2f}", m, error_pct(rows[i].time_us, m));
           }
           o << "\n";
@@ -173,7 +177,7 @@ int run(const std::vector<std::string>& args) {
       double small = 0, large = 0;
       int n_small = 0, n_large = 0;
       for (std::size_t i = 0; i < rows.size(); ++i) {
-        const double m = measured.front().rows[i].time_us, e = error_pct(rows[i].time_us, m);
+        const double m = measured_us[i], e = error_pct(rows[i].time_us, m);
         t.add_row({fmt::format("{:.0f}", rows[i].size.bytes), fmt::format("{:.2f}", m), fmt::format("{:.2f}", rows[i].time_us),
                    fmt::format("{:+.1f}", e), algorithms[i]});
         if (rows[i].size.bytes < 65536) small += std::abs(e), ++n_small;

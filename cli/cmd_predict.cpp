@@ -134,6 +134,8 @@ int run(const std::vector<std::string>& args) {
     const auto combinations = sweep_combinations(axes, 10000);
     auto select = [&](Scenario& s) {
       if (!methods.empty()) s.methods = methods;
+      if (s.methods.empty())
+        throw SourceError(s.path + ": methods: expected the methods to predict (or --method), got none");
       if (!gpus.empty()) s.gpus = gpus;
       for (const auto& m : s.methods) make_preset(m);
       for (int g : s.gpus) nodes_for(s.cluster, g);

@@ -30,16 +30,17 @@ const std::vector<NicSpec>& nic_catalog() {
        .reported_latency_s = 75e-6, .ordered_writes = false,
        .source = "aws-ofi-nccl platform-aws.cpp: p4d/p4de latency 75 us, SENDRECV protocol without in-order "
                  "128-byte delivery, so NCCL_PROTO=simple; 400 Gb/s per p4d instance"},
-      {.name = "efa-v2", .description = "AWS EFA v2 (p5, p5e): 32 x 100 Gb/s per node, 4 per GPU",
-       .line_rate = 100 * units::kGbps, .transport = Transport::efa, .latency_s = 20e-6,
+      {.name = "efa-v2", .description = "AWS EFA v2 (p5, p5e): 32 x 100 Gb/s, grouped by 4 into 8 devices of 400 Gb/s",
+       .line_rate = 400 * units::kGbps, .transport = Transport::efa, .latency_s = 20e-6,
        .reported_latency_s = 75e-6,
-       .source = "aws-ofi-nccl platform-aws.cpp: p5/p5e latency 75 us, RDMA protocol with in-order writes; "
-                 "tuner model (nccl_ofi_model.cpp) 20 us network latency on p5; 3,200 Gb/s per p5 instance"},
-      {.name = "efa-v3", .description = "AWS EFA v3 (p5en, p6-b200): 16 x 200 Gb/s per node",
-       .line_rate = 200 * units::kGbps, .transport = Transport::efa, .latency_s = 18e-6,
+       .source = "aws-ofi-nccl: platform-aws.cpp p5/p5e latency 75 us, RDMA protocol with in-order writes; its "
+                 "RDMA protocol groups up to 4 rails into one NCCL device (nccl_ofi_rdma.cpp, MAX_NUM_RAILS 4), so "
+                 "p5's 32 x 100 Gb/s are 8 devices of 400 Gb/s, one per GPU; tuner model 20 us on p5"},
+      {.name = "efa-v3", .description = "AWS EFA v3 (p5en, p6-b200): 16 x 200 Gb/s, grouped by 2 into 8 devices",
+       .line_rate = 400 * units::kGbps, .transport = Transport::efa, .latency_s = 18e-6,
        .reported_latency_s = 35e-6,
-       .source = "aws-ofi-nccl platform-aws.cpp: p5en/p6-b200 latency 35 us; tuner model 18 us on p5en; "
-                 "3,200 Gb/s per p5en instance"},
+       .source = "aws-ofi-nccl: platform-aws.cpp p5en/p6-b200 latency 35 us; rails grouped into one device per "
+                 "GPU as on p5; tuner model 18 us on p5en; 3,200 Gb/s per p5en instance"},
       {.name = "ena", .description = "AWS Elastic Network Adapter (kernel TCP), up to 100 Gb/s",
        .line_rate = 100 * units::kGbps, .transport = Transport::tcp, .latency_s = 25e-6,
        .socket_threads = 2, .sockets_per_thread = 8,

@@ -12,7 +12,7 @@ namespace scalecast {
 struct NicSpec {
   std::string name;              // catalog key, e.g. "connectx-7"
   std::string description;
-  double line_rate = 0;          // bits/s of one device as the library uses it
+  double line_rate = 0;          // bytes/s of one device (one port) as the library uses it
   Transport transport = Transport::rdma;
   double latency_s = 0;          // one-way latency of a small message between two nodes
   // What NCCL's net plugin reports as the device's latency: its tuning adds it to every network

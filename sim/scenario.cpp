@@ -174,7 +174,7 @@ void read_network(const YamlReader& n, Cluster& c) {
   }
   if (auto v = n.optional("nics")) c.nics_per_node = v->integer(1, ranges::kMaxGpusPerNode);
   const auto bandwidth = nic ? n.optional("bandwidth") : std::optional(n.require("bandwidth"));
-  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate / 8;
+  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate;
   const auto transport = nic ? n.optional("transport") : std::optional(n.require("transport"));
   c.transport = transport ? parse_transport(transport->choice("a transport", {"tcp", "rdma", "efa"})) : nic->transport;
   TransportParams& p = c.net;
@@ -316,11 +316,12 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   s.name = root.require("name").string();
   if (auto v = root.optional("description")) s.description = v->string();
   if (auto v = root.optional("assumptions")) s.assumptions = v->string_list();
-  s.model = read_model(root.require("model"), fs::path(path).parent_path());
+  // A cluster alone (for collectives) needs no model and no methods; commands that train say so.
+  if (auto v = root.optional("model")) s.model = read_model(*v, fs::path(path).parent_path());
   s.compute = read_gpu(root.require("gpu"));
   s.cluster = read_cluster(root.require("cluster"), s.compute.gpu);
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
-  s.methods = root.require("methods").choice_list("a method", method_names());
+  if (auto v = root.optional("methods")) s.methods = v->choice_list("a method", method_names());
   s.gpus = read_gpus(root.require("gpus"), s.cluster);
   if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   if (auto v = root.optional("prices")) s.prices = read_prices(*v);

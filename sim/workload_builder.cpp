@@ -11,6 +11,9 @@
 namespace scalecast {
 
 BuiltWorkload build_workload(const Scenario& s) {
+  if (s.model.name.empty() && s.model.profile.empty())
+    throw ScenarioError(s.path + ": model: expected the model to train (this scenario describes a cluster alone: "
+                        "scalecast collective runs it), got none");
   BuiltWorkload out;
   ComputeModelParams params;
   if (s.compute.compute_efficiency > 0) params.compute_efficiency = s.compute.compute_efficiency;

@@ -56,6 +56,8 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
   const std::vector<std::string> methods =
       !request.methods.empty() ? request.methods : !space.methods.empty() ? space.methods : out.base.methods;
   const std::vector<int> gpus = !request.gpus.empty() ? request.gpus : !space.gpus.empty() ? space.gpus : out.base.gpus;
+  if (methods.empty())
+    throw InputError(path + ": methods: expected the methods to search (methods, search.methods or --method), got none", true);
   for (const auto& m : methods) make_preset(m);
   std::vector<NetworkOption> networks = space.networks;
   if (networks.empty()) networks.push_back({"", {}, 0});

@@ -87,9 +87,18 @@ Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
     speed /= 2;
   }
   g.ring = {channels, speed, speed, false};
-  // Trees run on the ring's channels; one rank a node lets pass 2 raise the intra speed to twice
-  // the network's. SM90+ across nodes ends as a plain tree (BALANCED_TREE relaxed to TREE).
-  g.tree = {channels, (s.nodes > 1 && s.ppn == 1) ? 2 * speed : speed, speed, s.nodes > 1 && s.cc >= 90};
+  // Trees run on the ring's channels. Across nodes, pass 2 raises the tree's intra speed while it
+  // is below twice the network's (search.cc:1144-1163): to the fastest speed of the array up to
+  // that which the node's links hold for every channel. SM90+ across nodes ends as a plain tree
+  // (BALANCED_TREE relaxed to TREE).
+  double tree_intra = speed;
+  if (s.nodes > 1)
+    for (double v : search_speeds(s.cc, true))
+      if (v > speed && v <= 2 * speed && (s.ppn == 1 || channels * v <= intra)) {
+        tree_intra = v;
+        break;
+      }
+  g.tree = {channels, tree_intra, speed, s.nodes > 1 && s.cc >= 90};
   if (s.nvls) {
     // NVLS: a channel per GPU (a head each); every GPU's NVSwitch links carry one unit per
     // channel and two for its own head (search.cc:386-417).
