@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "calibration/readers/nccl_tests_output.h"
@@ -18,6 +19,7 @@
 #include "sim/report/csv_field.h"
 #include "sim/report/nccl_tests_table.h"
 #include "sim/report/text_table.h"
+#include "validation/collective_comparison.h"
 
 namespace scalecast::cli {
 namespace {
@@ -54,9 +56,6 @@ double parse_size(const std::string& text, const char* option) {
   return v * unit;
 }
 
-// The row's error, in percent of the measured time.
-double error_pct(double predicted, double measured) { return 100 * (predicted - measured) / measured; }
-
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string scenario_path, op_name, minimum = "8", maximum = "1G", type = "float", compare, format, output, cluster_file;
@@ -88,44 +87,41 @@ int run(const std::vector<std::string>& args) {
     const int type_bytes = nccl_tests_type_bytes(type);
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
     const Scenario& s = input.scenario;
-    Cluster base = s.cluster;
-    // The measured run, when there is one, sets the sizes, the job's shape and the launch.
-    std::vector<calibration::NcclTestsOutput> measured;
+    // A measured run sets the sizes, the job's shape and the launch (validation/collective_comparison).
+    std::optional<validation::CollectiveComparison> comparison;
     if (!compare.empty()) {
       std::ifstream in(compare);
       if (!in) throw SourceError(compare + ": expected a readable nccl-tests output, got no such file");
-      measured = calibration::read_nccl_tests(in, compare);
-      const auto& m = measured.front();
-      if (m.op != op)
-        throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " + to_string(m.op));
-      if (m.ranks > 0 && !vm.count("gpus")) gpus = m.ranks;
-      if (m.nodes > 0 && m.ranks % m.nodes == 0) base.fixed_nodes = m.nodes;
-      if (vm["ngpus"].defaulted()) gpus_per_thread = m.gpus_per_thread;
+      const auto measured = calibration::read_nccl_tests(in, compare);
+      if (measured.front().op != op)
+        throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " +
+                          to_string(measured.front().op));
+      comparison = validation::compare_collective(s, measured.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread);
     }
     if (gpus == 0) {
       if (s.gpus.size() != 1)
         throw std::invalid_argument("the scenario lists " + std::to_string(s.gpus.size()) + " GPU counts: pick one with --gpus");
       gpus = s.gpus.front();
     }
-    const Cluster sized = sized_for(base, gpus);
-    const auto& nccl = s.strategy.nccl;
-    std::vector<NcclTestsSize> sizes;
-    std::vector<double> measured_us;  // per size, with a measured run
-    if (measured.empty()) {
-      sizes = nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus);
-    } else {
-      for (const auto& r : measured.front().rows)
-        if (r.bytes > 0) {
-          sizes.push_back({r.bytes, std::floor(r.bytes / type_bytes)});
-          measured_us.push_back(r.time_us);
-        }
-    }
+    const Cluster sized = comparison ? comparison->sized : sized_for(s.cluster, gpus);
+    if (comparison) gpus_per_thread = comparison->gpus_per_thread;
+    gpus = sized.gpus();
     std::vector<NcclTestsLine> rows;
     std::vector<std::string> algorithms;
-    for (const NcclTestsSize& size : sizes) {
-      const auto t = collectives::nccl::collective_time(sized, nccl, op, size.bytes, gpus_per_thread);
-      rows.push_back({size, t.seconds * 1e6});
-      algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
+    std::vector<double> measured_us;
+    if (comparison) {
+      for (const auto& c : comparison->sizes) {
+        rows.push_back({{c.bytes, std::floor(c.bytes / type_bytes)}, c.predicted_us});
+        algorithms.push_back(c.algorithm);
+        measured_us.push_back(c.measured_us);
+      }
+    } else {
+      for (const NcclTestsSize& size :
+           nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus)) {
+        const auto t = collectives::nccl::collective_time(sized, s.strategy.nccl, op, size.bytes, gpus_per_thread);
+        rows.push_back({size, t.seconds * 1e6});
+        algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
+      }
     }
     const std::string shape = std::to_string(sized.nodes) + " node" + (sized.nodes > 1 ? "s" : "") + " x " +
                               std::to_string(sized.gpus_per_node) + " " + sized.gpu;
@@ -136,7 +132,7 @@ int run(const std::vector<std::string>& args) {
         for (std::size_t i = 0; i < rows.size(); ++i) {
           nlohmann::ordered_json j = {{"bytes", rows[i].size.bytes}, {"count", rows[i].size.count},
                                       {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]}};
-          if (!measured.empty()) j["measured_us"] = measured_us[i];
+          if (comparison) j["measured_us"] = measured_us[i];
           list.push_back(std::move(j));
         }
         o << json_text(nlohmann::ordered_json({{"scenario", s.name}, {"op", to_string(op)}, {"gpus", gpus},
@@ -147,19 +143,19 @@ int run(const std::vector<std::string>& args) {
         return;
       }
       if (format == "csv") {
-        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm" << (measured.empty() ? "" : ",measured_us,error_pct") << "\n";
+        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm" << (comparison ? ",measured_us,error_pct" : "") << "\n";
         for (std::size_t i = 0; i < rows.size(); ++i) {
           o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
                            rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i]);
-          if (!measured.empty()) {
+          if (comparison) {
             const double m = measured_us[i];
-            o << fmt::format(",{:.3f},{:.2f}", m, error_pct(rows[i].time_us, m));
+            o << fmt::format(",{:.3f},{:.2f}", m, 100 * (rows[i].time_us - m) / m);
           }
           o << "\n";
         }
         return;
       }
-      if (measured.empty()) {
+      if (!comparison) {
         write_nccl_tests_table(o, op, type, gpus, rows,
                                {"scalecast prediction of " + to_string(op) + "_perf: " + s.name + ", " + shape +
                                     " (" + std::to_string(gpus) + " ranks, " + std::to_string(gpus_per_thread) +
@@ -174,19 +170,14 @@ int run(const std::vector<std::string>& args) {
       o << "measured " << compare << " against " << s.name << ": " << shape << ", " << gpus_per_thread
         << " GPU(s) per thread\n\n";
       TextTable t({"size", "measured", "predicted", "error", "algorithm"}, {"B", "us", "us", "%", ""});
-      double small = 0, large = 0;
-      int n_small = 0, n_large = 0;
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        const double m = measured_us[i], e = error_pct(rows[i].time_us, m);
-        t.add_row({fmt::format("{:.0f}", rows[i].size.bytes), fmt::format("{:.2f}", m), fmt::format("{:.2f}", rows[i].time_us),
-                   fmt::format("{:+.1f}", e), algorithms[i]});
-        if (rows[i].size.bytes < 65536) small += std::abs(e), ++n_small;
-        if (rows[i].size.bytes >= 1048576) large += std::abs(e), ++n_large;
-      }
+      for (const auto& c : comparison->sizes)
+        t.add_row({fmt::format("{:.0f}", c.bytes), fmt::format("{:.2f}", c.measured_us), fmt::format("{:.2f}", c.predicted_us),
+                   fmt::format("{:+.1f}", c.error_pct()), c.algorithm});
       t.write(o);
-      o << "\nmean |error|: " << (n_small ? fmt::format("{:.1f}%", small / n_small) : "-") << " below 64 KiB ("
-        << n_small << " sizes), " << (n_large ? fmt::format("{:.1f}%", large / n_large) : "-") << " from 1 MiB (" << n_large
-        << " sizes)\n";
+      const auto& k = *comparison;
+      o << "\nmean |error|: " << (k.latency_sizes ? fmt::format("{:.1f}%", k.latency_mape) : "-") << " below 64 KiB ("
+        << k.latency_sizes << " sizes), " << (k.bandwidth_sizes ? fmt::format("{:.1f}%", k.bandwidth_mape) : "-")
+        << " from 1 MiB (" << k.bandwidth_sizes << " sizes)\n";
     });
     files.commit();
     return 0;

@@ -43,6 +43,7 @@ int run(const std::vector<std::string>& args) {
     if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     validation::write_summary(std::cout, v, format);
+    if (format == "table") validation::write_collective_summary(std::cout, v.collectives);
     if (!report.empty()) validation::write_report(v, report, std::cerr);
     if (!record.empty())
       write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });

@@ -2,6 +2,7 @@
 // MAPE per table and mode with baseline.csv and names every figure it compared.
 #include "validation/baseline.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "sim/report/text_table.h"
@@ -31,6 +32,8 @@ std::vector<BaselineEntry> read_baseline(const std::string& path) {
 void write_baseline(std::ostream& out, const ValidationResult& v) {
   const auto lines = summary_lines(v);
   out << "table,mode,backend,rows,mape_pct\n";
+  for (const CollectiveFigure& f : collective_figures(v.collectives))
+    out << f.name << ",zero-shot," << v.backend << ',' << f.sizes << ',' << fmt::format("{:.2f}", f.mape_pct) << '\n';
   for (const auto& table : table_names(v.rows)) {
     for (Mode mode : v.modes) {
       const SummaryLine* l = gate_line(lines, table, mode);
@@ -54,11 +57,25 @@ BaselineCheck check_baseline(const std::vector<BaselineEntry>& baseline, const V
                              const std::string& path, double allowed_points) {
   require_figures(baseline, v.backend, v.modes, path);
   const auto lines = summary_lines(v);
+  const auto figures = collective_figures(v.collectives);
   BaselineCheck check;
   for (const auto& e : baseline) {
     if (e.backend != v.backend || !v.ran(parse_mode(e.mode))) continue;
-    const SummaryLine* l = gate_line(lines, e.table, parse_mode(e.mode));
     std::string text = e.table + " " + e.mode + ": ";
+    if (e.table.starts_with("nccl-tests/")) {
+      // A collective's figure: its regime's MAPE over the sizes recorded.
+      const auto f = std::find_if(figures.begin(), figures.end(), [&](const CollectiveFigure& c) { return c.name == e.table; });
+      const double limit = e.mape_pct + allowed_points;
+      const bool ok = f != figures.end() && f->mape_pct <= limit && f->sizes >= e.rows;
+      text += f == figures.end() ? "not predicted (recorded " + fmt::format("{:.2f}%", e.mape_pct) + ")"
+                                 : "MAPE " + fmt::format("{:.2f}%", f->mape_pct) + " over " + std::to_string(f->sizes) +
+                                       " sizes (recorded " + fmt::format("{:.2f}%", e.mape_pct) + ", limit " +
+                                       fmt::format("{:.2f}%", limit) + ")";
+      check.lines.push_back(text + (ok ? ": ok" : ": WORSE"));
+      check.passed = check.passed && ok;
+      continue;
+    }
+    const SummaryLine* l = gate_line(lines, e.table, parse_mode(e.mode));
     bool ok = true;
     if (l == nullptr || l->rows.empty()) {
       ok = false;

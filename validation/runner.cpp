@@ -97,6 +97,7 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       v.zero_shot.push_back(
           predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
     progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
+    v.collectives = validate_collectives(o.data, progress);
   }
   if (v.ran(Mode::calibrated)) {
     v.calibrated.assign(v.rows.size(), {});

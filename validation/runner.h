@@ -8,6 +8,7 @@
 
 #include "validation/calibration_split.h"
 #include "validation/cases.h"
+#include "validation/collectives.h"
 #include "validation/measurements.h"
 #include "validation/metrics.h"
 
@@ -37,6 +38,7 @@ struct ValidationResult {
   std::vector<RowPrediction> zero_shot;   // per row (empty when the mode was not run)
   std::vector<RowPrediction> calibrated;  // per row; calibration rows are in-sample here
   std::vector<GroupFit> fits;             // per (table, network), calibrated mode only
+  CollectiveValidation collectives;       // data/nccl-tests, zero-shot mode only
 
   bool ran(Mode mode) const;
   const std::vector<RowPrediction>& predictions(Mode mode) const;

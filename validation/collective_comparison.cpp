@@ -1,0 +1,51 @@
+// Sizing a measured collective run on a scenario's cluster and predicting each of its sizes.
+#include "validation/collective_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/input_error.h"
+
+namespace scalecast::validation {
+
+CollectiveComparison compare_collective(const Scenario& s, const calibration::NcclTestsOutput& m, int gpus, int nodes,
+                                        int gpus_per_thread) {
+  if (m.ranks > 0 && gpus > 0 && m.ranks != gpus)
+    throw InputError(m.source + ": its device lines name " + std::to_string(m.ranks) + " ranks, expected " +
+                         std::to_string(gpus),
+                     true);
+  if (gpus == 0) gpus = m.ranks;
+  if (gpus == 0) {
+    if (s.gpus.size() != 1)
+      throw InputError(s.path + ": gpus: expected the run's GPU count (the output has no device lines), got " +
+                           std::to_string(s.gpus.size()) + " counts",
+                       true);
+    gpus = s.gpus.front();
+  }
+  if (nodes == 0) nodes = m.nodes;
+  Cluster base = s.cluster;
+  if (nodes > 0) base.fixed_nodes = nodes;
+  CollectiveComparison out;
+  out.sized = sized_for(base, gpus);
+  out.gpus_per_thread = gpus_per_thread > 0 ? gpus_per_thread : m.gpus_per_thread;
+  double latency = 0, bandwidth = 0;
+  for (const auto& r : m.rows) {
+    if (!(r.bytes > 0)) continue;
+    const auto t = collectives::nccl::collective_time(out.sized, s.strategy.nccl, m.op, r.bytes, out.gpus_per_thread);
+    ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels)};
+    const double e = std::abs(c.error_pct());
+    if (r.bytes < kLatencyRegimeBytes) latency += e, ++out.latency_sizes;
+    if (r.bytes >= kBandwidthRegimeBytes) {
+      bandwidth += e;
+      ++out.bandwidth_sizes;
+      out.bandwidth_max = std::max(out.bandwidth_max, e);
+    }
+    out.sizes.push_back(std::move(c));
+  }
+  if (out.latency_sizes > 0) out.latency_mape = latency / out.latency_sizes;
+  if (out.bandwidth_sizes > 0) out.bandwidth_mape = bandwidth / out.bandwidth_sizes;
+  return out;
+}
+
+}  // namespace scalecast::validation

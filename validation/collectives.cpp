@@ -1,0 +1,93 @@
+// Reads clusters.csv, compares every listed nccl-tests output with its scenario's prediction,
+// and summarises per cluster and over clusters.
+#include "validation/collectives.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "sim/csv.h"
+#include "sim/report/text_table.h"
+#include "validation/data_error.h"
+
+namespace scalecast::validation {
+
+namespace fs = std::filesystem;
+
+CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress) {
+  CollectiveValidation v;
+  const fs::path folder = fs::path(data) / "nccl-tests";
+  const fs::path list = folder / "clusters.csv";
+  std::error_code ec;
+  if (!fs::exists(list, ec)) return v;
+  const CsvFile csv(list.string());
+  for (const CsvRecord& r : csv.records()) {
+    ClusterRun run;
+    run.cluster = r.non_empty("cluster");
+    run.file = (folder / r.non_empty("file")).string();
+    run.scenario = (folder / r.non_empty("scenario")).lexically_normal().string();
+    try {
+      run.op = collectives::parse_collective_op(r.non_empty("op"));
+    } catch (const std::invalid_argument&) {
+      r.fail("op", "an nccl-tests operation (all_reduce, all_gather, ...)");
+    }
+    const int gpus = r.integer("gpus", 1, ranges::kMaxGpus), nodes = r.integer("nodes", 1, ranges::kMaxGpus);
+    std::ifstream in(run.file);
+    if (!in) r.fail("file", "an nccl-tests output in " + folder.string());
+    const auto outputs = calibration::read_nccl_tests(in, run.file);
+    if (outputs.front().op != run.op) r.fail("op", to_string(outputs.front().op) + " as the output says");
+    run.comparison = compare_collective(load_scenario(run.scenario), outputs.front(), gpus, nodes, 0);
+    v.clusters.push_back(std::move(run));
+  }
+  progress << "validate: " << v.clusters.size() << " measured collectives (nccl-tests) predicted\n";
+  return v;
+}
+
+void write_collective_summary(std::ostream& out, const CollectiveValidation& v) {
+  if (v.clusters.empty()) return;
+  TextTable t({"cluster", "op", "gpus", "nodes", "latency", "latency MAPE", "bandwidth", "bandwidth MAPE", "worst",
+               "algorithm at 1 MiB"},
+              {"", "", "", "", "sizes", "%", "sizes", "%", "%", ""});
+  double latency = 0, bandwidth = 0;
+  int n_latency = 0, n_bandwidth = 0, over15 = 0, over25 = 0;
+  for (const ClusterRun& c : v.clusters) {
+    const CollectiveComparison& k = c.comparison;
+    std::string at_mib = "-";
+    for (const auto& s : k.sizes)
+      if (s.bytes >= kBandwidthRegimeBytes) {
+        at_mib = s.algorithm;
+        break;
+      }
+    t.add_row({c.cluster, to_string(c.op), std::to_string(k.sized.gpus()), std::to_string(k.sized.nodes),
+               std::to_string(k.latency_sizes), k.latency_sizes ? fmt::format("{:.1f}", k.latency_mape) : "-",
+               std::to_string(k.bandwidth_sizes), k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_mape) : "-",
+               k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_max) : "-", at_mib});
+    if (k.latency_sizes) latency += k.latency_mape, ++n_latency;
+    if (k.bandwidth_sizes) {
+      bandwidth += k.bandwidth_mape;
+      ++n_bandwidth;
+      over15 += k.bandwidth_mape > 15;
+      over25 += k.bandwidth_mape > 25;
+    }
+  }
+  out << "\ncollectives (nccl-tests outputs, validation/data/nccl-tests), zero-shot: error of the predicted time per size\n";
+  t.write(out);
+  out << fmt::format("mean over clusters: {:.1f}% below 64 KiB ({} clusters), {:.1f}% from 1 MiB ({} clusters); "
+                     "{} clusters above 15% and {} above 25% from 1 MiB\n",
+                     n_latency ? latency / n_latency : 0.0, n_latency, n_bandwidth ? bandwidth / n_bandwidth : 0.0,
+                     n_bandwidth, over15, over25);
+}
+
+std::vector<CollectiveFigure> collective_figures(const CollectiveValidation& v) {
+  std::vector<CollectiveFigure> out;
+  for (const ClusterRun& c : v.clusters) {
+    const CollectiveComparison& k = c.comparison;
+    if (k.latency_sizes)
+      out.push_back({"nccl-tests/" + c.cluster + "/latency", static_cast<std::size_t>(k.latency_sizes), k.latency_mape});
+    if (k.bandwidth_sizes)
+      out.push_back({"nccl-tests/" + c.cluster + "/bandwidth", static_cast<std::size_t>(k.bandwidth_sizes), k.bandwidth_mape});
+  }
+  return out;
+}
+
+}  // namespace scalecast::validation

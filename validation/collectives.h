@@ -1,0 +1,41 @@
+// Validation of collectives: every nccl-tests output of data/nccl-tests (clusters.csv names its
+// operation, run size and scenario) predicted size by size, with the error per cluster in the
+// latency regime (< 64 KiB) and the bandwidth regime (>= 1 MiB).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/collectives/collective_ops.h"
+#include "validation/collective_comparison.h"
+
+namespace scalecast::validation {
+
+struct ClusterRun {
+  std::string cluster, file, scenario;
+  collectives::CollectiveOp op = collectives::CollectiveOp::all_reduce;
+  CollectiveComparison comparison;
+};
+
+struct CollectiveValidation {
+  std::vector<ClusterRun> clusters;
+};
+
+// Empty when the data folder has no nccl-tests/clusters.csv. Throws DataError / SourceError
+// naming the file and line of anything it cannot read.
+CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress);
+
+// One line per cluster with its regimes' MAPE, and the means over clusters.
+void write_collective_summary(std::ostream& out, const CollectiveValidation& v);
+
+// The regression gate's figures: "nccl-tests/CLUSTER/latency" and ".../bandwidth" with their
+// sizes and MAPE.
+struct CollectiveFigure {
+  std::string name;
+  std::size_t sizes = 0;
+  double mape_pct = 0;
+};
+std::vector<CollectiveFigure> collective_figures(const CollectiveValidation& v);
+
+}  // namespace scalecast::validation
