@@ -26,6 +26,8 @@ CollectiveValidation validate_collectives(const std::string& data, std::ostream&
     run.cluster = r.non_empty("cluster");
     run.file = (folder / r.non_empty("file")).string();
     run.scenario = (folder / r.non_empty("scenario")).lexically_normal().string();
+    run.role = r.non_empty("role");
+    if (!run.gate() && !run.role.starts_with("setup: ")) r.fail("role", "gate, or 'setup: ' and why the run is left out");
     try {
       run.op = collectives::parse_collective_op(r.non_empty("op"));
     } catch (const std::invalid_argument&) {
@@ -50,7 +52,12 @@ void write_collective_summary(std::ostream& out, const CollectiveValidation& v) 
               {"", "", "", "", "sizes", "%", "sizes", "%", "%", ""});
   double latency = 0, bandwidth = 0;
   int n_latency = 0, n_bandwidth = 0, over15 = 0, over25 = 0;
+  std::vector<const ClusterRun*> left_out;
   for (const ClusterRun& c : v.clusters) {
+    if (!c.gate()) {
+      left_out.push_back(&c);
+      continue;
+    }
     const CollectiveComparison& k = c.comparison;
     std::string at_mib = "-";
     for (const auto& s : k.sizes)
@@ -76,12 +83,16 @@ void write_collective_summary(std::ostream& out, const CollectiveValidation& v) 
                      "{} clusters above 15% and {} above 25% from 1 MiB\n",
                      n_latency ? latency / n_latency : 0.0, n_latency, n_bandwidth ? bandwidth / n_bandwidth : 0.0,
                      n_bandwidth, over15, over25);
+  for (const ClusterRun* c : left_out)
+    out << fmt::format("left out: {} ({:.1f}% below 64 KiB, {:.1f}% from 1 MiB): {}\n", c->cluster,
+                       c->comparison.latency_mape, c->comparison.bandwidth_mape, c->role.substr(7));
 }
 
 std::vector<CollectiveFigure> collective_figures(const CollectiveValidation& v) {
   std::vector<CollectiveFigure> out;
   for (const ClusterRun& c : v.clusters) {
     const CollectiveComparison& k = c.comparison;
+    if (!c.gate()) continue;
     if (k.latency_sizes)
       out.push_back({"nccl-tests/" + c.cluster + "/latency", static_cast<std::size_t>(k.latency_sizes), k.latency_mape});
     if (k.bandwidth_sizes)

@@ -14,6 +14,10 @@ namespace scalecast::validation {
 
 struct ClusterRun {
   std::string cluster, file, scenario;
+  // "gate": judged by the means and the regression gate; otherwise "setup: WHY" the run measures
+  // its setup rather than its hardware (reported, not judged).
+  std::string role = "gate";
+  bool gate() const { return role == "gate"; }
   collectives::CollectiveOp op = collectives::CollectiveOp::all_reduce;
   CollectiveComparison comparison;
 };

@@ -24,10 +24,17 @@ Func func_of(CollectiveOp op) {
   }
 }
 
-// Bus bandwidth (GB/s) the scenario's links allow a ring or tree: the fabric inside a node, and
-// the node's NICs (each capped as one transfer is) across nodes.
-double links_bus_cap(const NcclSystem& s) {
-  double cap = s.ppn > 1 ? s.fabric_bw : 1e300;
+// Bus bandwidth (GB/s) the scenario's links allow a ring: the fabric inside a node, and the
+// node's NICs (each capped as one transfer is) across nodes. Without peer-to-peer (NCCL's SHM
+// transport) every step stages through host memory over the PCIe uplink the node's GPUs share:
+// its rate in each direction divided among the GPUs sending at once (all of them in a ring, all
+// but the last in a broadcast's or reduce's chain).
+double links_bus_cap(const NcclSystem& s, Func f) {
+  double cap = 1e300;
+  if (s.ppn > 1) {
+    const int senders = (f == Func::broadcast || f == Func::reduce) ? s.ppn - 1 : s.ppn;
+    cap = s.peer_to_peer ? s.fabric_bw : s.pcie_bw / std::max(1, senders);
+  }
   if (s.nodes > 1) {
     const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
     cap = std::min(cap, s.nics * per_nic);
@@ -76,18 +83,20 @@ double p2p_latency_us(const NcclSystem& s, Proto p) {
 CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes) {
   const Proto p = bytes <= 16384 ? Proto::ll : Proto::simple;
   const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
-  const double intra = (s.nvlink ? s.nvlink_bw : s.pcie_bw);
+  // Inside a node: the GPU's links, or without peer-to-peer its share of the host uplink.
+  const double intra = s.peer_to_peer ? std::min(s.nvlink ? s.nvlink_bw : s.pcie_bw, s.fabric_bw)
+                                      : s.pcie_bw / std::max(1, s.ppn);
   const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
   double us = p2p_latency_us(s, p);
   if (op == CollectiveOp::sendrecv) {
     // Every rank sends its buffer to the next; a pair across nodes goes through one NIC.
-    const double bw = efficiency * (s.nodes > 1 ? std::min({per_nic, s.pcie_bw, intra}) : std::min(intra, s.fabric_bw));
+    const double bw = efficiency * (s.nodes > 1 ? std::min({per_nic, s.pcie_bw, intra}) : intra);
     us += bytes / (1000 * bw);
   } else {
     // All-to-all: each rank sends bytes / n to every rank; a GPU's links carry what it sends to
     // its node, a node's NICs what its GPUs send to the others.
     const double piece = bytes / s.ranks;
-    double t = (s.ppn - 1) * piece / (1000 * efficiency * std::min(intra, s.fabric_bw));
+    double t = (s.ppn - 1) * piece / (1000 * efficiency * intra);
     if (s.nodes > 1)
       t = std::max(t, s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * s.nics * per_nic));
     us += t;
@@ -119,8 +128,17 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     const double steps = f == Func::all_reduce ? 2.0 * (s.ranks - 1)
                          : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
     const double bus = e.bandwidth * steps / s.ranks;
-    const double cap = links_bus_cap(s);
+    const double cap = links_bus_cap(s, f);
     if (bus > cap) e.bandwidth *= cap / bus;
+  }
+  if (e.algo == Algo::nvls_tree) {
+    // Across nodes NVLS-tree moves each byte over a node's NICs once with two nodes (the tree's
+    // two halves each way) and twice with more (up and down the tree): the NICs' payload rate
+    // bounds it, not NCCL's per-channel estimate of it; inside the node NVLink SHARP's rate does.
+    const double intra = g.nvls.channels * g.nvls.bw_intra * 5.0 / 6.0;
+    const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
+    const double network = s.nics * per_nic / (s.nodes > 2 ? 2.0 : 1.0);
+    e.bandwidth = std::min(intra, network);
   }
   const double us = e.latency_us + bytes / (1000 * e.bandwidth) + nvls_fill_us(g, settings, e, bytes);
   return {us * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
