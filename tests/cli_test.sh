@@ -81,6 +81,23 @@ check "recommend bad objective" 2 "unknown objective 'fast'" -- "$bin" recommend
 check "recommend cost needs prices" 2 "prices: expected a price list" -- "$bin" recommend "$scen" --objective cost
 check "recommend plot needs prices" 2 "prices: expected a price list to plot" -- "$bin" recommend "$scen" --plot "$tmp/x.png"
 check "recommend without a search section" 0 "^1 +bytescheduler-ps +32" -- "$bin" recommend "$scen"
+# collective: nccl-tests' table for every operation, --compare against a measured output, errors.
+h100=$src/scenarios/cluster-h100-ndr.yaml
+for op in all_reduce all_gather reduce_scatter broadcast reduce sendrecv alltoall; do
+  check "collective $op" 0 "^#       size         count      type   redop    root     time   algbw   busbw  #wrong" -- "$bin" collective "$h100" --op $op --gpus 16 -b 8 -e 16G -f 4
+done
+check "collective row" 0 "^  1073741824     268435456     float     sum      -1 " -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 1G -e 1G
+check "collective footer" 0 "^# Avg bus bandwidth    : " -- "$bin" collective "$h100" --op all_reduce --gpus 2 -b 8 -e 1M
+check "collective compare" 0 "^mean \|error\|: .* below 64 KiB \(13 sizes\), .* from 1 MiB \(14 sizes\)" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --compare "$src/validation/data/nccl-tests/nebius-h100-2x8.all_reduce_perf.txt"
+check "collective compare with rank prefixes" 0 "nvls/Simple x16" -- "$bin" collective "$src/scenarios/cluster-aws-p5.yaml" --op all_reduce --gpus 8 --compare "$src/validation/data/nccl-tests/aws-p5-1x8.all_reduce_perf.txt"
+check "collective csv" 0 "^scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm$" -- bash -c "'$bin' collective '$h100' --op all_gather --gpus 16 --format csv | head -1"
+check "collective nccl algo" 0 "ring/" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 1G -e 1G --set strategy.nccl_algo=ring
+check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
+check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
+check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce
+check "collective bad nccl algo" 2 "strategy.nccl_algo: expected NCCL_ALGO's syntax" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --set strategy.nccl_algo=spiral
+check "collective wrong measured op" 2 "expected all_gather_perf output" -- "$bin" collective "$h100" --op all_gather --gpus 16 --compare "$src/validation/data/nccl-tests/nebius-h100-2x8.all_reduce_perf.txt"
+check "cluster scenario refuses predict" 2 "model: expected the model to train" -- "$bin" predict "$h100" -m bsp-allreduce
 a=$("$bin" predict "$scen" --format csv | md5sum)
 b=$("$bin" predict "$scen" --format csv | md5sum)
 check "deterministic output" 0 "^same$" -- bash -c "[[ '$a' == '$b' ]] && echo same"

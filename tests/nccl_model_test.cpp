@@ -1,0 +1,155 @@
+// NCCL's tuning model as scalecast re-implements it, against the figures of NCCL 2.27.7's own
+// formulas worked by hand and against times NCCL printed in a public log; NCCL_ALGO/NCCL_PROTO
+// syntax; the channel search; and the predicted time's mechanisms (rails, launches).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/cluster.h"
+#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl/nccl_system.h"
+#include "sim/collectives/nccl/nccl_tuning.h"
+#include "sim/nic_catalog.h"
+#include "sim/report/nccl_tests_table.h"
+
+namespace scalecast::collectives::nccl {
+namespace {
+
+// An HGX H100 node type: NVSwitch, 8 ConnectX-7 rails, `nodes` x `ppn` GPUs of it used.
+Cluster hgx_h100(int nodes, int ppn, int nics = 8, double nic_gbps = 400) {
+  Cluster c;
+  c.gpu = "h100";
+  c.nodes = nodes;
+  c.gpus_per_node = ppn;
+  c.node_gpus = 8;
+  c.fabric = default_fabric("nvlink4");
+  c.nics_per_node = nics;
+  c.nic_bandwidth = nic_gbps * 1e9 / 8;
+  c.transport = Transport::rdma;
+  c.net = default_transport_params(Transport::rdma);
+  return c;
+}
+
+Estimate chosen(const Cluster& c, Func f, double bytes, const NcclSettings& set = {}) {
+  const NcclSystem s = nccl_system(c, set);
+  return estimates(s, nccl_graphs(s, set), enabled(set), f, bytes).front();
+}
+
+TEST(NcclModel, OneH100NodeAsNcclEstimatesIt) {
+  // tuning.cc by hand: ring/tree 12 x 30 GB/s, NVLS 8 heads x 40 GB/s (bus 320, algorithm x 5/6).
+  const Estimate big = chosen(hgx_h100(1, 8), Func::all_reduce, 1073741824);
+  EXPECT_EQ(big.algo, Algo::nvls);
+  EXPECT_NEAR(big.time_us, 25 + 1073741824 / (1000 * 320 * 5.0 / 6.0), 0.01);  // 4051.5 us
+  const Estimate small = chosen(hgx_h100(1, 8), Func::all_reduce, 8);
+  EXPECT_EQ(small.algo, Algo::ring);
+  EXPECT_EQ(small.proto, Proto::ll);
+  EXPECT_NEAR(small.latency_us, 6.6 + 14 * 0.6, 1e-9);  // baseLat + 2(n-1) NVLink steps: 15.0 us
+  NcclSettings ring;
+  ring.algo = "ring";
+  ring.proto = "simple";
+  EXPECT_NEAR(chosen(hgx_h100(1, 8), Func::all_reduce, 1073741824, ring).time_us,
+              8.4 + 14 * 3.4 + 1073741824 / (1000 * 360.0 * 8 / 14), 0.01);  // 5275.6 us
+}
+
+TEST(NcclModel, TwoH100NodesAsNcclEstimatesThem) {
+  // 8 rails of 400 Gb/s: rings of 8 x 48 GB/s; NVLS-tree across the two nodes; tree/LL when small.
+  const Estimate big = chosen(hgx_h100(2, 8), Func::all_reduce, 1073741824);
+  EXPECT_EQ(big.algo, Algo::nvls_tree);
+  EXPECT_NEAR(big.time_us, 25 + 2 * 14 + 1073741824 / (1000 * 320 * 5.0 / 6.0), 0.01);  // 4079.5 us
+  const Estimate small = chosen(hgx_h100(2, 8), Func::all_reduce, 8);
+  EXPECT_EQ(small.algo, Algo::tree);
+  EXPECT_NEAR(small.time_us, 6.8 + 2 * (7 * 0.6 + 1 * 5.0), 0.01);  // 25.2 us
+}
+
+TEST(NcclModel, ReproducesTreeTimesNcclPrintedOnThreeH100Nodes) {
+  // NVIDIA/nccl issue 1453: 3 nodes x 8 H100, 200 Gb/s NICs, NCCL's debug log printed Tree/LL
+  // estimates of 25.331, 25.875 and 26.550 us for 1, 4 and 8 KiB.
+  const Cluster c = hgx_h100(3, 8, 8, 200);
+  EXPECT_NEAR(chosen(c, Func::all_reduce, 1024).time_us, 25.331, 0.001);
+  EXPECT_NEAR(chosen(c, Func::all_reduce, 4096).time_us, 25.875, 0.001);
+  EXPECT_NEAR(chosen(c, Func::all_reduce, 8192).time_us, 26.550, 0.001);
+}
+
+TEST(NcclModel, ChannelSearchOnTypicalSystems) {
+  const auto graphs = [](const Cluster& c) {
+    const NcclSystem s = nccl_system(c, {});
+    return nccl_graphs(s, {});
+  };
+  const Graphs one = graphs(hgx_h100(1, 8));
+  EXPECT_EQ(one.ring.channels, 12);  // 6 x 60 GB/s, then split in two
+  EXPECT_DOUBLE_EQ(one.ring.bw_intra, 30);
+  EXPECT_EQ(one.comm_channels, 24);
+  EXPECT_EQ(one.nvls.channels, 8);
+  EXPECT_DOUBLE_EQ(one.nvls.bw_intra, 40);
+  const Graphs two = graphs(hgx_h100(2, 8));
+  EXPECT_EQ(two.ring.channels, 8);
+  EXPECT_DOUBLE_EQ(two.ring.bw_inter, 48);
+  EXPECT_TRUE(two.tree.tree_pattern);
+  const Graphs lone = graphs(hgx_h100(2, 1));  // one GPU a node: its one rail
+  EXPECT_EQ(lone.ring.channels, 2);
+  EXPECT_DOUBLE_EQ(lone.ring.bw_inter, 24);
+  EXPECT_DOUBLE_EQ(lone.tree.bw_intra, 48);  // pass 2 raises a lone GPU's tree to twice
+}
+
+TEST(NcclModel, AlgorithmAndProtocolMasksInNcclSyntax) {
+  NcclSettings s;
+  s.algo = "^nvls,nvlstree";
+  Enabled e = enabled(s);
+  EXPECT_FALSE(e.algo[static_cast<int>(Func::all_reduce)][static_cast<int>(Algo::nvls)]);
+  EXPECT_TRUE(e.algo[static_cast<int>(Func::all_reduce)][static_cast<int>(Algo::ring)]);
+  s.algo = "allreduce:tree;allgather:ring";
+  s.proto = "LL128";
+  e = enabled(s);
+  EXPECT_TRUE(e.algo[static_cast<int>(Func::all_reduce)][static_cast<int>(Algo::tree)]);
+  EXPECT_FALSE(e.algo[static_cast<int>(Func::all_reduce)][static_cast<int>(Algo::ring)]);
+  EXPECT_TRUE(e.algo[static_cast<int>(Func::broadcast)][static_cast<int>(Algo::ring)]);  // unnamed: all
+  EXPECT_FALSE(e.proto[static_cast<int>(Func::all_reduce)][static_cast<int>(Proto::simple)]);
+  EXPECT_EQ(chosen(hgx_h100(2, 8), Func::all_reduce, 1e9, s).algo, Algo::tree);
+  EXPECT_THROW(check_mask("ring,spiral", true), std::invalid_argument);
+  EXPECT_THROW(check_mask("allgathr:ring", true), std::invalid_argument);
+  EXPECT_THROW(check_mask("LL64", false), std::invalid_argument);
+}
+
+TEST(NcclModel, UnorderedNetworksRunSimpleOnly) {
+  // EFA v1 cannot deliver 128-byte writes in order: aws-ofi-nccl sets NCCL_PROTO=simple.
+  Cluster c = hgx_h100(2, 8, 4, 100);
+  const NicSpec& efa = find_nic("efa-v1");
+  c.transport = efa.transport;
+  c.net.ordered_writes = efa.ordered_writes;
+  for (double bytes : {8.0, 65536.0, 1e9}) EXPECT_EQ(chosen(c, Func::all_reduce, bytes).proto, Proto::simple);
+}
+
+TEST(NcclCollective, AJobUsesTheRailsOfItsGpus) {
+  // One GPU of each of two 8-rail nodes crosses one 400 Gb/s NIC; eight GPUs of each cross eight.
+  const double bytes = 1073741824;
+  const auto lone = collective_time(hgx_h100(2, 1), {}, CollectiveOp::all_reduce, bytes);
+  const double lone_busbw = bytes / lone.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
+  EXPECT_NEAR(lone_busbw, 400 / 8.0 * 0.95, 1.0);  // one NIC's payload rate
+  const auto full = collective_time(hgx_h100(2, 8), {}, CollectiveOp::all_reduce, bytes);
+  const double full_busbw = bytes / full.seconds * bus_factor(CollectiveOp::all_reduce, 16) / 1e9;
+  EXPECT_GT(full_busbw, 8 * lone_busbw);  // NVLS-tree puts less than the ring's bytes on the NICs
+  EXPECT_EQ(full.algorithm, "nvls_tree/Simple");
+}
+
+TEST(NcclCollective, EachFurtherGpuOfAThreadAddsItsLaunch) {
+  const auto one = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 1);
+  const auto eight = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 8);
+  EXPECT_NEAR(eight.seconds - one.seconds, 7 * kLaunchPerGpuS, 1e-12);
+}
+
+TEST(NcclTestsTable, SizesCountsAndNumbersAsNcclTestsPrintsThem) {
+  // all_gather on 8 ranks: the count is per rank, a multiple of 16 bytes; the size is the whole.
+  const auto sizes = nccl_tests_sizes(CollectiveOp::all_gather, 8, 1024, 2, 0, 4, 8);
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_EQ(sizes.front().bytes, 0);      // 8 B over 8 ranks rounds to 0
+  EXPECT_EQ(sizes.back().bytes, 1024);
+  EXPECT_EQ(sizes.back().count, 32);      // 1024 / 4 / 8
+  EXPECT_EQ(nccl_tests_number(4051.53, 7), "4051.53");
+  EXPECT_EQ(nccl_tests_number(15791.0, 7), "15791.0");
+  EXPECT_EQ(nccl_tests_number(361738.0, 7), "361738");
+  EXPECT_EQ(nccl_tests_number(0.000531, 6), "0.00");
+}
+
+}  // namespace
+}  // namespace scalecast::collectives::nccl
