@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "sim/backend.h"
 #include "sim/gpu_catalog.h"
+#include "sim/nic_catalog.h"
 #include "sim/report/text_table.h"
 #include "sim/strategy.h"
 #include "sim/units.h"
@@ -71,14 +72,30 @@ int models(const std::vector<std::string>& args) {
 
 int gpus(const std::vector<std::string>& args) {
   return no_options("gpus", args, [] {
-    TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "source"},
-                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", ""});
+    TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "sm", "nvlinks", "pcie", "source"},
+                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", "", "", "gen", ""});
     for (const auto& g : gpu_catalog())
       t.add_row({g.name, g.full_name, fmt::format("{:.2f}", g.fp32_flops / 1e12),
                  fmt::format("{:.1f}", g.tf32_flops / 1e12), fmt::format("{:.1f}", g.fp16_flops / 1e12),
                  fmt::format("{:.0f}", g.memory_bandwidth / 1e9),
-                 fmt::format("{:.0f}", g.memory_bytes / units::kGiB), g.source});
+                 fmt::format("{:.0f}", g.memory_bytes / units::kGiB),
+                 fmt::format("{}.{}", g.compute_capability / 10, g.compute_capability % 10), std::to_string(g.nvlinks),
+                 std::to_string(g.pcie_gen), g.source});
     t.write(std::cout);
+  });
+}
+
+int nics(const std::vector<std::string>& args) {
+  return no_options("nics", args, [] {
+    TextTable t({"nic", "rate", "transport", "latency", "reported_latency", "LL/LL128", "description", "source"},
+                {"", "Gb/s", "", "us", "us", "", "", ""});
+    for (const auto& n : nic_catalog())
+      t.add_row({n.name, fmt::format("{:g}", n.line_rate * 8 / 1e9), to_string(n.transport),
+                 fmt::format("{:g}", n.latency_s * 1e6), fmt::format("{:g}", n.reported_latency_s * 1e6),
+                 n.ordered_writes ? "yes" : "no", n.description, n.source});
+    t.write(std::cout);
+    std::cout << "A scenario names one as cluster.network.nic, with cluster.network.nics per node (rails);\n"
+                 "bandwidth, transport and latency given there replace the catalog's.\n";
   });
 }
 
@@ -96,6 +113,7 @@ int backends(const std::vector<std::string>& args) {
 
 const Registration reg_models{"models", "list the model zoo", models};
 const Registration reg_gpus{"gpus", "list the GPU catalog", gpus};
+const Registration reg_nics{"nics", "list the NIC catalog", nics};
 const Registration reg_methods{"methods", "list the communication strategy presets", methods};
 const Registration reg_backends{"backends", "list the prediction backends", backends};
 
