@@ -51,7 +51,9 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.nics = c.nics_used();
   l.nic_payload = c.nic_bandwidth * c.net.efficiency * l.nics;
   l.network_latency_s = c.net.latency_s;
-  l.call_overhead_s = c.net.call_overhead_s;
+  // The transport's software cost per call is the network's: a collective inside one node never
+  // meets it (its launch is in the fabric's per-hop latency).
+  l.call_overhead_s = c.nodes > 1 ? c.net.call_overhead_s : 0;
   l.size_curve = c.net.size_curve;
   // Streams bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
   // copy work per socket); RDMA's default has none.

@@ -36,6 +36,7 @@ struct LinkCapacities {
   double gpu_transfer_cap = 0;
   double server_transfer_cap = 0;
   double call_overhead_s = 0;    // the transport's software cost per collective or request
+                                 // across nodes (0 inside one node)
   SizeCurve size_curve;          // share of the network's rates a transfer of a size reaches
 
   // Leaf-spine: a leaf's uplink, in payload B/s (0 under a single switch, or with one leaf).
