@@ -53,7 +53,12 @@ std::optional<collectives::CollectiveOp> op_named_in(std::string text) {
 }  // namespace
 
 bool looks_like_nccl_tests(const std::string& text) {
-  return text.find("algbw") != std::string::npos && text.find("busbw") != std::string::npos;
+  // Its table header: "size  count  type ... algbw  busbw" (after '#' and launcher prefixes).
+  static const std::regex header(R"((^|[#:\s])size\s+count\s+type\s.*algbw\s+busbw)");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (std::regex_search(line, header)) return true;
+  return false;
 }
 
 std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string& source) {

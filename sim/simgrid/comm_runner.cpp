@@ -14,6 +14,7 @@
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/expansion.h"
+#include "sim/link_capacities.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_comm, scalecast, "Transfers of collectives and push/pull as SimGrid flows");
 
@@ -29,7 +30,7 @@ bool reducible(const Task& t) { return t.op == CommOp::allreduce && t.algorithm 
 void CommRunner::run(const Task& task) {
   // One collective call or PS request starts all its transfers at once: its software overhead
   // is paid once, as in the analytical backend.
-  const double overhead = s_.cluster.net.call_overhead_s + s_.strategy.call_overhead_s;
+  const double overhead = link_capacities(s_.cluster).call_overhead_s + s_.strategy.call_overhead_s;
   if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
