@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <queue>
+#include <span>
 #include <tuple>
 
 #include "sim/analytical/comm_costs.h"
@@ -38,18 +39,19 @@ class PsNetwork {
       throw std::out_of_range("analytical backend: task " + std::to_string(t.id) + " names parameter server " +
                               std::to_string(t.server) + " of " + std::to_string(servers_));
     const bool push = t.op == CommOp::push;
-    std::vector<FairShareLinks::Use> uses;
-    if (path_.fabric_weight > 0) uses.push_back({push ? 1 : 0, path_.fabric_weight});
-    if (path_.worker_weight > 0) uses.push_back({push ? 2 : 3, path_.worker_weight});
+    FairShareLinks::Use uses[3];
+    std::size_t n = 0;
+    if (path_.fabric_weight > 0) uses[n++] = {push ? 1 : 0, path_.fabric_weight};
+    if (path_.worker_weight > 0) uses[n++] = {push ? 2 : 3, path_.worker_weight};
     if (path_.server_weight > 0) {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
-      uses.push_back({server_link, path_.server_weight});
+      uses[n++] = {server_link, path_.server_weight};
     }
     // A transfer between a node and a server is capped as one transfer is (streams, staging),
     // and by the share of the NIC's rate a transfer of its size reaches.
     double cap = capacities_.transfer_cap;
     if (!links_info_.size_curve.empty()) cap = std::min(cap, links_info_.nic_payload * links_info_.size_curve.at(t.bytes));
-    links_.add(t.id, t.bytes, std::move(uses), cap);
+    links_.add(t.id, t.bytes, std::span<const FairShareLinks::Use>(uses, n), cap);
   }
 
   // Starts a node-local stage (BytePS's ring reduce-scatter or all-gather) as a fluid flow: the
