@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/analytical/fair_share.h"
 
@@ -84,6 +88,109 @@ TEST(FairShare, FlowsThatCouldNeverEndAreRefused) {
   EXPECT_THROW(links.add(0, 1e6, {{0, 0}}), std::invalid_argument);
   EXPECT_THROW(links.add(0, 1e6, {{0, 1}}, -1), std::invalid_argument);
   EXPECT_FALSE(links.active());
+}
+
+// A per-flow reference: every flow its own class, rates by progressive filling from scratch at
+// every event, no shortcuts. Its completion times are what the path-based, incremental
+// FairShareLinks must reproduce.
+struct ReferenceFlow {
+  int tag;
+  double left;
+  std::vector<FairShareLinks::Use> uses;
+  double cap;
+  double rate = 0;
+};
+
+void reference_rates(const std::vector<double>& capacity, std::vector<ReferenceFlow>& flows) {
+  std::vector<double> left = capacity;
+  std::vector<char> frozen(flows.size(), 0);
+  for (ReferenceFlow& f : flows) f.rate = 0;
+  while (true) {
+    std::vector<double> demand(capacity.size(), 0);
+    for (size_t i = 0; i < flows.size(); ++i)
+      if (!frozen[i])
+        for (const auto& u : flows[i].uses) demand[u.link] += u.weight;
+    double step = std::numeric_limits<double>::infinity();
+    for (size_t l = 0; l < capacity.size(); ++l)
+      if (demand[l] > 0) step = std::min(step, left[l] / demand[l]);
+    for (size_t i = 0; i < flows.size(); ++i)
+      if (!frozen[i] && flows[i].cap > 0) step = std::min(step, flows[i].cap - flows[i].rate);
+    if (!(step < std::numeric_limits<double>::infinity())) return;
+    for (size_t i = 0; i < flows.size(); ++i)
+      if (!frozen[i]) flows[i].rate += step;
+    for (size_t l = 0; l < capacity.size(); ++l) left[l] -= step * demand[l];
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (frozen[i]) continue;
+      bool stop = flows[i].cap > 0 && flows[i].rate >= flows[i].cap * (1 - 1e-12);
+      for (const auto& u : flows[i].uses) stop = stop || left[u.link] <= 1e-12 * capacity[u.link];
+      frozen[i] = stop;
+    }
+  }
+}
+
+TEST(FairShare, CompletionTimesMatchAPerFlowReferenceOnRandomWorkloads) {
+  std::mt19937_64 rng(20261124);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int link_count = 1 + static_cast<int>(rng() % 6);
+    std::vector<double> capacity;
+    for (int l = 0; l < link_count; ++l) capacity.push_back(1 + 99 * unit(rng));
+    // A handful of routes (as a PS network has: pushes, pulls, a node stage), each flow on one.
+    struct Route {
+      std::vector<FairShareLinks::Use> uses;
+      double cap;
+    };
+    std::vector<Route> routes;
+    const int route_count = 1 + static_cast<int>(rng() % 6);
+    for (int r = 0; r < route_count; ++r) {
+      Route route;
+      for (int l = 0; l < link_count; ++l)
+        if (rng() % 2 == 0 || (l == link_count - 1 && route.uses.empty()))
+          route.uses.push_back({l, std::vector<double>{0.5, 1, 2}[rng() % 3]});
+      route.cap = rng() % 3 == 0 ? 2 + 30 * unit(rng) : 0;
+      routes.push_back(route);
+    }
+    // Flows arriving in batches, some at the same instant, some as others end.
+    std::vector<std::pair<double, ReferenceFlow>> arrivals;
+    double t = 0;
+    for (int tag = 0; tag < 40; ++tag) {
+      if (rng() % 3 != 0) t += 2 * unit(rng);
+      const Route& route = routes[rng() % routes.size()];
+      arrivals.push_back({t, {tag, 1 + 50 * unit(rng), route.uses, route.cap}});
+    }
+    FairShareLinks links(capacity);
+    std::map<int, double> got;
+    size_t next = 0;
+    while (next < arrivals.size() || links.active()) {
+      const double arrival = next < arrivals.size() ? arrivals[next].first : std::numeric_limits<double>::infinity();
+      const double now = std::min(arrival, links.next_completion());
+      for (int tag : links.advance(now)) got.emplace(tag, now);
+      while (next < arrivals.size() && arrivals[next].first == now) {
+        const ReferenceFlow& f = arrivals[next++].second;
+        links.add(f.tag, f.left, std::span<const FairShareLinks::Use>(f.uses), f.cap);
+      }
+    }
+    std::map<int, double> want;
+    std::vector<ReferenceFlow> flows;
+    double clock = 0;
+    next = 0;
+    while (next < arrivals.size() || !flows.empty()) {
+      reference_rates(capacity, flows);
+      double now = next < arrivals.size() ? arrivals[next].first : std::numeric_limits<double>::infinity();
+      for (const ReferenceFlow& f : flows) now = std::min(now, clock + f.left / f.rate);
+      for (ReferenceFlow& f : flows) f.left -= f.rate * (now - clock);
+      clock = now;
+      std::erase_if(flows, [&](const ReferenceFlow& f) {
+        const bool ends = f.left <= 1e-9 * std::max(1.0, f.rate);
+        if (ends) want.emplace(f.tag, clock);
+        return ends;
+      });
+      while (next < arrivals.size() && arrivals[next].first == now) flows.push_back(arrivals[next++].second);
+    }
+    ASSERT_EQ(got.size(), want.size()) << "trial " << trial;
+    for (const auto& [tag, at] : want)
+      ASSERT_NEAR(got.at(tag), at, 1e-7 * std::max(1.0, at)) << "trial " << trial << ", flow " << tag;
+  }
 }
 
 TEST(FairShare, TimeNeverMovesBack) {

@@ -44,17 +44,21 @@ class FairShareLinks {
 
  private:
   // Flows over the same links at the same weights and cap share one rate, so each has carried
-  // the same bytes since it started: a path keeps that running total (`work`, as of `since_`) and
-  // its flows as the total at which each completes, in a heap, earliest first. Every event then
-  // costs O(paths), not O(flows), and one at which nothing starts or ends costs O(1).
+  // the same bytes since it started: a path keeps that running total (`work`, as of `since`) and
+  // its flows as the total at which each completes, in a heap, earliest first. An event costs
+  // O(paths), not O(flows), and one at which nothing starts or ends costs O(1).
   struct Path {
     int first_use = 0, uses = 0;  // its uses, in uses_
     double cap = 0;               // per flow (0: none)
     double rate = 0;              // of each of its flows
-    double work = 0;              // bytes each flow on it has carried, as of since_
+    double work = 0, since = 0;   // bytes each flow on it has carried by time `since`
+    double finish_at = std::numeric_limits<double>::infinity();  // of its first flow, at `rate`
     std::size_t solved_flows = 0;  // its flows when `rate` was last worked out
+    int witness = kInactive;       // why `rate` is max-min: the link it is a bottleneck on, or kAtCap
+    bool touched = false;          // flows started or ended on it since finish_at was worked out
     std::vector<std::pair<double, int>> finishing;  // (work at completion, tag), a min-heap
   };
+  static constexpr int kAtCap = -1, kNoWitness = -2, kInactive = -3;
   std::span<const Use> uses_of(const Path& p) const {
     return {uses_.data() + p.first_use, static_cast<std::size_t>(p.uses)};
   }
@@ -65,35 +69,44 @@ class FairShareLinks {
     stale_ = false;
   }
   void recompute_rates();
-  void catch_up();  // every path's work carried forward to now_ at its rate
-  // Most changes start or end flows on one path (a node-local stage, a transfer) and leave the
-  // others' rates as they were: keeps the rates of the unchanged paths, fills the changed ones
-  // into what is left, and returns whether that is the max-min allocation (see is_max_min);
-  // when not, the caller fills from scratch.
-  bool reuse_rates();
-  void fill_rates();  // progressive filling of every active path from 0
-  // The allocation is feasible and every path is at its cap or crosses a saturated link on which
-  // no path has a higher rate: the conditions that single out the max-min fair allocation.
-  bool is_max_min();
-  void start_filling();  // the links the active paths use, each with all of its capacity left
-  void end_filling();
+  void touch(int path);  // marks it for the next refill
+  void settle(Path& p);  // carries the path's work forward to now_ at its rate
+  // Most changes start or end flows on one or two paths (a node-local stage, a transfer) and
+  // leave the others' rates max-min: takes the changed paths out of their links' loads, fills them
+  // into what is left, and checks the bottleneck of every path whose bottleneck link they
+  // touched. Returns false when one has none; the caller then fills every path from scratch.
+  bool update_changed();
+  void refill_all();  // progressive filling of every active path from 0
+  // A path's rate is max-min when it is at its cap or crosses a saturated link on which no path
+  // has a higher rate; finds that witness and returns whether there is one.
+  bool find_witness(Path& p);
+  void set_witness(Path& p, int witness);  // keeps witnessed_ and unwitnessed_
+  // The rate progressive filling gives a path filled alone into what the others leave.
+  double rate_alone(const Path& p) const;
+  void start_filling(const std::vector<int>& paths);  // their links, with what is left of each
   void fill(std::vector<int>& unfrozen);  // raises `unfrozen` together until each is frozen
-  bool saturated(int link, double tolerance = 1e-12) const { return left_[link] <= tolerance * capacity_[link]; }
+  bool saturated(int link) const { return left_[link] <= 1e-12 * capacity_[link]; }
 
   std::vector<double> capacity_;
+  std::vector<double> load_;  // per link: what the active paths take of it at their rates
+  std::vector<std::vector<std::pair<int, double>>> link_paths_;  // per link: (path, weight)
   std::vector<Use> uses_;
   std::vector<Path> paths_;
-  std::vector<int> active_;  // paths with flows in progress, in path order (as of the last refill)
-  std::vector<int> done_;    // what the last advance() completed
+  std::vector<int> active_;   // paths with flows in progress (as of the last refill), in order
+  std::vector<int> touched_;  // paths flows started or ended on since the last refill
+  std::vector<int> changed_;  // those of them whose number of flows changed
+  std::vector<int> done_;     // what the last advance() completed
   // Scratch of the refills, kept to avoid allocations: per link, what is left of it, the demand
-  // of the unfrozen paths on it, the highest rate of a path across it and whether an active path
-  // uses it; the links in use.
-  std::vector<double> left_, demand_, top_rate_;
+  // of the unfrozen paths on it and whether a path being filled uses it; those links.
+  std::vector<double> left_, demand_;
   std::vector<char> in_use_;
   std::vector<int> used_links_, unfrozen_;
+  std::vector<int> witnessed_;  // per link: active paths that have it as their witness
+  int unwitnessed_ = 0;         // active paths with kNoWitness
   int flows_ = 0;
+  int updates_since_refill_ = 0;  // loads updated in place drift by rounding: refilled now and then
   bool stale_ = false;
-  double now_ = 0, since_ = 0;
+  double now_ = 0;
   double next_ = std::numeric_limits<double>::infinity();  // next completion at the current rates
 };
 
