@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "calibration/calibrated_cluster.h"
 #include "cli/common.h"
 #include "validation/baseline.h"
 #include "validation/report.h"
@@ -18,7 +19,7 @@ std::vector<validation::Mode> parse_modes(const std::string& text) {
 
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
-  std::string data, backend, mode, report, format, check, record;
+  std::string data, backend, mode, report, format, check, record, cluster_file;
   opts.add_options()
       ("data,d", po::value(&data)->default_value("validation/data"),
        "folder of measured tables and testbeds.csv")
@@ -28,7 +29,9 @@ int run(const std::vector<std::string>& args) {
       ("format,f", po::value(&format)->default_value("table"), "summary as table or csv")
       ("check,c", po::value(&check),
        "fail if a table's MAPE is more than 1 point worse than recorded in FILE")
-      ("write-baseline", po::value(&record), "record this run's MAPE per table and mode in FILE");
+      ("write-baseline", po::value(&record), "record this run's MAPE per table and mode in FILE")
+      ("cluster", po::value(&cluster_file),
+       "a calibrated cluster file (scalecast calibrate -o): its values override every testbed's scenario");
   return guarded("validate", [&] {
     po::variables_map vm;
     if (parse_options("validate", "[options]", opts, {}, args, vm)) return 0;
@@ -38,6 +41,12 @@ int run(const std::vector<std::string>& args) {
     options.data = data;
     options.backend = backend;
     options.modes = parse_modes(mode);
+    if (!cluster_file.empty()) {
+      const calibration::CalibratedCluster cluster = calibration::read_calibrated_cluster(cluster_file);
+      options.cluster_file = cluster_file;
+      options.cluster = cluster.overrides;
+      options.cluster_values = cluster.values;
+    }
     const auto baseline = check.empty() ? std::vector<validation::BaselineEntry>{}
                                         : validation::read_baseline(check);
     if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);

@@ -239,8 +239,8 @@ Topology read_topology(const YamlReader& t) {
 
 ParameterServers read_parameter_servers(const YamlReader& p) {
   p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
-  ParameterServers ps;
-  ps.placement = parse_placement(p.require("placement").choice("a placement", {"dedicated", "colocated"}));
+  ParameterServers ps;  // without a placement, as without the block: dedicated servers
+  if (auto v = p.optional("placement")) ps.placement = parse_placement(v->choice("a placement", {"dedicated", "colocated"}));
   if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
   if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
   if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());

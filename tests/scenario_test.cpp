@@ -176,6 +176,15 @@ TEST(Scenario, MinimalScenarioTakesDefaults) {
   EXPECT_EQ(s.iterations, 5);
 }
 
+TEST(Scenario, ParameterServersWithoutAPlacementAreDedicated) {
+  // As without the block: a --set of the server count or a calibrated server NIC rate alone.
+  const Scenario s = parse_scenario(kBase, "scen.yaml",
+                                    {"cluster.parameter_server.servers=2", "cluster.parameter_server.bandwidth=25Gbps"});
+  EXPECT_EQ(s.cluster.ps.placement, Placement::dedicated);
+  EXPECT_EQ(s.cluster.ps.servers, 2);
+  EXPECT_DOUBLE_EQ(s.cluster.ps.nic_bandwidth, 25e9 / 8);
+}
+
 TEST(Scenario, GpuDirectAndHostStaging) {
   const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
   EXPECT_EQ(parse_scenario(rdma, "s.yaml").cluster.net.host_staging_bandwidth, 0);

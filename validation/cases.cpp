@@ -38,7 +38,7 @@ Case not_expressible(std::string path, std::string reason) {
 
 }  // namespace
 
-Case make_case(const MeasuredRow& row, const TestbedMap& testbeds) {
+Case make_case(const MeasuredRow& row, const TestbedMap& testbeds, const ScenarioOverrides& cluster) {
   const std::string path = testbeds.find(row).scenario;
   const std::string model = zoo_model_of(path);
   if (!model.empty() && !zoo::has_model(model))
@@ -47,7 +47,10 @@ Case make_case(const MeasuredRow& row, const TestbedMap& testbeds) {
     return not_expressible(path, "no strategy preset for method '" + row.method + "'");
   Case c;
   c.scenario_path = path;
-  c.scenario = load_scenario(path, {fmt::format("gpu.single_gpu_throughput={:.17g}", row.single_gpu_throughput)});
+  ScenarioOverrides overrides = cluster;
+  overrides.sets.push_back({fmt::format("gpu.single_gpu_throughput={:.17g}", row.single_gpu_throughput),
+                            "the measured table"});
+  c.scenario = load_scenario(path, overrides);
   const Scenario& s = c.scenario;
   if (s.model.batch_per_gpu != row.batch_per_gpu)
     throw DataError(where(row) + ": batch_per_gpu: expected " +
@@ -75,10 +78,11 @@ Case make_case(const MeasuredRow& row, const TestbedMap& testbeds) {
   return c;
 }
 
-std::vector<Case> make_cases(const std::vector<MeasuredRow>& rows, const TestbedMap& testbeds) {
+std::vector<Case> make_cases(const std::vector<MeasuredRow>& rows, const TestbedMap& testbeds,
+                             const ScenarioOverrides& cluster) {
   std::vector<Case> cases;
   cases.reserve(rows.size());
-  for (const auto& row : rows) cases.push_back(make_case(row, testbeds));
+  for (const auto& row : rows) cases.push_back(make_case(row, testbeds, cluster));
   return cases;
 }
 

@@ -14,7 +14,8 @@ namespace scalecast::validation {
 
 namespace fs = std::filesystem;
 
-CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress) {
+CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress,
+                                          const ScenarioOverrides& cluster) {
   CollectiveValidation v;
   const fs::path folder = fs::path(data) / "nccl-tests";
   const fs::path list = folder / "clusters.csv";
@@ -38,7 +39,7 @@ CollectiveValidation validate_collectives(const std::string& data, std::ostream&
     if (!in) r.fail("file", "an nccl-tests output in " + folder.string());
     const auto outputs = calibration::read_nccl_tests(in, run.file);
     if (outputs.front().op != run.op) r.fail("op", to_string(outputs.front().op) + " as the output says");
-    run.comparison = compare_collective(load_scenario(run.scenario), outputs.front(), gpus, nodes, 0);
+    run.comparison = compare_collective(load_scenario(run.scenario, cluster), outputs.front(), gpus, nodes, 0);
     v.clusters.push_back(std::move(run));
   }
   progress << "validate: " << v.clusters.size() << " measured collectives (nccl-tests) predicted\n";

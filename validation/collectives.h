@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/collectives/collective_ops.h"
+#include "sim/scenario_override.h"
 #include "validation/collective_comparison.h"
 
 namespace scalecast::validation {
@@ -28,7 +29,8 @@ struct CollectiveValidation {
 
 // Empty when the data folder has no nccl-tests/clusters.csv. Throws DataError / SourceError
 // naming the file and line of anything it cannot read.
-CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress);
+CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress,
+                                          const ScenarioOverrides& cluster = {});
 
 // One line per cluster with its regimes' MAPE, and the means over clusters.
 void write_collective_summary(std::ostream& out, const CollectiveValidation& v);

@@ -200,6 +200,7 @@ void write_report_markdown(std::ostream& out, const ValidationResult& v, const P
       << " tables. Each row is predicted from its testbed's scenario (validation/data/testbeds.csv)"
          " at the row's single-GPU throughput, method and GPU count. Throughput is samples/s "
          "(images or sequences per second); error = (predicted - measured) / measured.\n\n";
+  if (!v.cluster_file.empty()) out << "Predicted with " << cluster_file_line(v) << ".\n\n";
   summary_section(out, v);
   fits_section(out, v);
   groups_section(out, v);

@@ -88,7 +88,9 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
   v.backend = backend->name();
   v.modes = o.modes;
   v.rows = read_measurements(o.data);
-  v.cases = make_cases(v.rows, TestbedMap::read(o.data));
+  v.cluster_file = o.cluster_file;
+  v.cluster_values = o.cluster_values;
+  v.cases = make_cases(v.rows, TestbedMap::read(o.data), o.cluster);
   for (const auto& r : v.rows) v.calibration_row.push_back(is_calibration_row(r));
   progress << "validate: " << v.rows.size() << " measured rows, " << v.not_expressible().size()
            << " not expressible, backend " << v.backend << '\n';
@@ -97,7 +99,7 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       v.zero_shot.push_back(
           predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
     progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
-    v.collectives = validate_collectives(o.data, progress);
+    v.collectives = validate_collectives(o.data, progress, o.cluster);
   }
   if (v.ran(Mode::calibrated)) {
     v.calibrated.assign(v.rows.size(), {});

@@ -27,11 +27,19 @@ struct ValidationOptions {
   std::string data = "validation/data";
   std::string backend = "analytical";  // any name make_backend knows
   std::vector<Mode> modes = {Mode::zero_shot, Mode::calibrated};
+  // A calibrated cluster file (scalecast calibrate -o) whose values override every testbed's
+  // scenario, before any per-network calibration: its path, its overrides and, for headers, its
+  // values ("network.latency = 95us").
+  std::string cluster_file;
+  ScenarioOverrides cluster;
+  std::vector<std::string> cluster_values;
 };
 
 struct ValidationResult {
   std::string backend;
   std::vector<Mode> modes;
+  std::string cluster_file;                 // "" when no calibrated cluster file was given
+  std::vector<std::string> cluster_values;  // what it set
   std::vector<MeasuredRow> rows;
   std::vector<Case> cases;                // one per row
   std::vector<bool> calibration_row;      // in its network's calibration subset

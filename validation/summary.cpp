@@ -63,23 +63,30 @@ const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::s
   return nullptr;
 }
 
+std::string cluster_file_line(const ValidationResult& v) {
+  std::string values;
+  for (const auto& value : v.cluster_values) values += (values.empty() ? "" : "; ") + value;
+  return "every scenario under the calibrated cluster file " + v.cluster_file + ": " + values;
+}
+
 void write_summary(std::ostream& out, const ValidationResult& v, const std::string& format) {
   const auto lines = summary_lines(v);
   if (format == "csv") {
     out << "table,mode,rows,measured_rows,predicted_rows,not_expressible,mape_pct,worst_row,"
-           "worst_error_pct,ranking_agree,ranking_pairs,ranking_skipped,backend\n";
+           "worst_error_pct,ranking_agree,ranking_pairs,ranking_skipped,backend,cluster_file\n";
     for (const auto& l : lines) {
       const std::string worst = l.rows.empty() ? "" : row_label(v.rows[l.rows[l.errors.worst]]);
       out << l.table << ',' << to_string(l.mode) << ',' << subset_name(l) << ',' << l.measured_rows
           << ',' << l.rows.size() << ',' << l.not_expressible << ',' << fmt::format("{:.2f}", l.errors.mape)
           << ',' << csv_field(worst) << ',' << fmt::format("{:.2f}", l.errors.worst_error_pct) << ','
           << l.ranking.agree << ',' << l.ranking.pairs << ',' << l.ranking.skipped << ','
-          << v.backend << '\n';
+          << v.backend << ',' << csv_field(v.cluster_file) << '\n';
     }
     return;
   }
   if (format != "table")
     throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+  if (!v.cluster_file.empty()) out << cluster_file_line(v) << "\n\n";
   TextTable t({"table", "mode", "rows", "predicted", "MAPE", "worst row", "worst error", "ranking",
                "not expressible"},
               {"", "", "", "rows", "%", "", "%", "pairs agreeing", "rows"});
@@ -131,7 +138,7 @@ std::vector<NetworkComparison> network_comparison(const ValidationResult& v) {
 
 void write_rows_csv(std::ostream& out, const ValidationResult& v) {
   out << "table,network,model,method,gpus,batch_per_gpu,mode,role,measured,stddev,predicted,"
-         "error_pct,unit,backend,scenario,reason\n";
+         "error_pct,unit,backend,scenario,reason,cluster_file\n";
   for (Mode mode : v.modes) {
     for (std::size_t i = 0; i < v.rows.size(); ++i) {
       const MeasuredRow& r = v.rows[i];
@@ -147,7 +154,7 @@ void write_rows_csv(std::ostream& out, const ValidationResult& v) {
           << ',' << (p.predicted ? fmt::format("{:.6g}", p.throughput) : "") << ','
           << (p.predicted ? fmt::format("{:.3f}", 100 * (p.throughput - r.throughput) / r.throughput) : "")
           << ",samples/s," << v.backend << ',' << csv_field(c.scenario_path) << ','
-          << csv_field(c.reason) << '\n';
+          << csv_field(c.reason) << ',' << csv_field(v.cluster_file) << '\n';
     }
   }
 }

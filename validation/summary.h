@@ -41,5 +41,7 @@ std::vector<NetworkComparison> network_comparison(const ValidationResult& v);
 void write_summary(std::ostream& out, const ValidationResult& v, const std::string& format);
 // One line per (row, mode run): measured and predicted samples/s, signed error, role, reason.
 void write_rows_csv(std::ostream& out, const ValidationResult& v);
+// "every scenario under the calibrated cluster file F: network.latency = 95us; ...".
+std::string cluster_file_line(const ValidationResult& v);
 
 }  // namespace scalecast::validation

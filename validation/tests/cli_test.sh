@@ -65,6 +65,15 @@ check "the header says it is calibrated" 0 "^calibrated $tmp/c.yaml" -- \
   "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8
 check "csv records the overrides" 0 "cluster.network" -- \
   "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8 --format csv
+check "validate under the calibrated cluster" 0 "^every scenario under the calibrated cluster file $tmp/c.yaml: [a-z_]+\\.[a-z_.]+ = " -- \
+  "$bin" validate --mode zero-shot --cluster "$tmp/c.yaml"
+check "validate csv records the cluster file" 0 ",analytical,$tmp/c.yaml\$" -- \
+  "$bin" validate --mode zero-shot --format csv --cluster "$tmp/c.yaml"
+check "the cluster file's values change validate's predictions" 0 "^differ\$" -- \
+  bash -c "cmp -s <('$bin' validate --mode zero-shot --format csv | cut -d, -f7) \
+                  <('$bin' validate --mode zero-shot --format csv --cluster '$tmp/c.yaml' | cut -d, -f7) || echo differ"
+check "validate with a missing cluster file" 2 "$tmp/none.yaml" -- \
+  "$bin" validate --mode zero-shot --cluster "$tmp/none.yaml"
 
 echo "validate/calibrate CLI: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
