@@ -48,7 +48,7 @@ void FairShareLinks::add(int tag, double bytes, std::span<const Use> uses, doubl
     it->cap = cap;
     it->since = now_;
     uses_.insert(uses_.end(), uses.begin(), uses.end());
-    for (const Use& u : uses) link_paths_[u.link].emplace_back(id, u.weight);
+    for (const Use& u : uses) link_paths_[u.link].push_back(id);
   }
   settle(*it);
   it->finishing.emplace_back(it->work + bytes, tag);
@@ -152,7 +152,7 @@ bool FairShareLinks::update_changed() {
   for (int c : changed_)
     for (const Use& u : uses_of(paths_[c])) {
       if (witnessed_[u.link] == 0 && unwitnessed_ == 0) continue;
-      for (const auto& [i, weight] : link_paths_[u.link]) {
+      for (int i : link_paths_[u.link]) {
         Path& p = paths_[i];
         if ((p.witness == u.link || p.witness == kNoWitness) && !find_witness(p)) return false;
       }
@@ -202,7 +202,7 @@ bool FairShareLinks::find_witness(Path& p) {
   for (const Use& u : uses_of(p)) {
     if (capacity_[u.link] - load_[u.link] > kTolerance * capacity_[u.link]) continue;
     double top = 0;  // paths without flows have no rate
-    for (const auto& [i, weight] : link_paths_[u.link]) top = std::max(top, paths_[i].rate);
+    for (int i : link_paths_[u.link]) top = std::max(top, paths_[i].rate);
     if (p.rate >= top * (1 - kTolerance)) {
       set_witness(p, u.link);
       return true;

@@ -89,7 +89,7 @@ class FairShareLinks {
 
   std::vector<double> capacity_;
   std::vector<double> load_;  // per link: what the active paths take of it at their rates
-  std::vector<std::vector<std::pair<int, double>>> link_paths_;  // per link: (path, weight)
+  std::vector<std::vector<int>> link_paths_;  // per link: the paths that cross it
   std::vector<Use> uses_;
   std::vector<Path> paths_;
   std::vector<int> active_;   // paths with flows in progress (as of the last refill), in order
