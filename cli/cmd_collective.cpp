@@ -80,8 +80,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("collective", [&] {
     po::variables_map vm;
     if (parse_options("collective", kSynopsis, opts, pos, args, vm)) return 0;
-    if (format != "table" && format != "csv" && format != "json")
-      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    check_format(format, {"table", "csv", "json"});
     if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
     const CollectiveOp op = collectives::parse_collective_op(op_name);
     const int type_bytes = nccl_tests_type_bytes(type);

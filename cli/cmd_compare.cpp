@@ -90,8 +90,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("compare", [&] {
     po::variables_map vm;
     if (parse_options("compare", "PREDICTED.json MEASURED.json [--format table|csv]", opts, pos, args, vm)) return 0;
-    if (format != "table" && format != "csv")
-      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+    check_format(format, {"table", "csv"});
     const WorkLimits work = limits.limits();
     const TimelineFile p = load(predicted_path, backend, work), m = load(measured_path, backend, work);
     check_same_schedule(p, m, predicted_path, measured_path);

@@ -126,8 +126,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("predict", [&] {
     po::variables_map vm;
     if (parse_options("predict", kSynopsis, opts, pos, args, vm)) return 0;
-    if (format != "table" && format != "csv" && format != "json")
-      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    check_format(format, {"table", "csv", "json"});
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
     std::vector<SweepAxis> axes;
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));

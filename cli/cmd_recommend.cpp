@@ -65,8 +65,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("recommend", [&] {
     po::variables_map vm;
     if (parse_options("recommend", kSynopsis, opts, pos, args, vm)) return 0;
-    if (format != "table" && format != "csv" && format != "json")
-      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+    check_format(format, {"table", "csv", "json"});
     if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
     recommend::SearchRequest request;

@@ -35,8 +35,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("validate", [&] {
     po::variables_map vm;
     if (parse_options("validate", "[options]", opts, {}, args, vm)) return 0;
-    if (format != "table" && format != "csv")
-      throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+    check_format(format, {"table", "csv"});
     validation::ValidationOptions options;
     options.data = data;
     options.backend = backend;

@@ -2,6 +2,7 @@
 // Bad input exits 2 with one line; a partial or lone output file is never left behind.
 #include "cli/common.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
@@ -37,6 +38,13 @@ std::vector<std::string> tokens_without(const po::parsed_options& parsed, const 
   for (const po::option& o : parsed.options)
     if (o.string_key != skip) out.insert(out.end(), o.original_tokens.begin(), o.original_tokens.end());
   return out;
+}
+
+void check_format(const std::string& format, const std::vector<std::string>& known) {
+  if (std::find(known.begin(), known.end(), format) != known.end()) return;
+  std::string names;
+  for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("unknown format '" + format + "' (known: " + names + ")");
 }
 
 int guarded(const std::string& command, const std::function<int()>& body) {

@@ -29,6 +29,10 @@ bool parse_options(const std::string& command, const std::string& synopsis,
 // original order and spelling: the arguments to hand on to a child process.
 std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip);
 
+// Throws std::invalid_argument "unknown format 'F' (known: table, csv)" unless `format` is one of
+// `known`, in the order given.
+void check_format(const std::string& format, const std::vector<std::string>& known);
+
 // Runs body; maps input errors (InputError: bad scenario, schedule, profile, units...; unknown
 // names; bad options) to one line and exit code 2, other errors to exit code 1.
 int guarded(const std::string& command, const std::function<int()>& body);

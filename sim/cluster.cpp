@@ -22,7 +22,7 @@ TransportParams default_transport_params(Transport t) {
     p.streams = 2;
     p.host_staging_bandwidth = 10 * units::kGBps;
     p.call_overhead_s = 20e-6;
-  } else if (t == Transport::rdma) {
+  } else {
     // RDMA (InfiniBand verbs / RoCE): ~2 us one-way incl. a switch hop; 4 KiB MTU payload share
     // ~0.95; no per-stream CPU limit; GPUDirect RDMA unless the scenario says otherwise.
     p.latency_s = 2e-6;
@@ -31,15 +31,9 @@ TransportParams default_transport_params(Transport t) {
     p.streams = 1;
     p.host_staging_bandwidth = 0;
     p.call_overhead_s = 10e-6;
-  } else {
-    // EFA through libfabric (SRD): aws-ofi-nccl's tuner model takes 20 us of network latency on
-    // p5 (src/tuner/nccl_ofi_model.cpp); no per-stream CPU limit, GPUDirect RDMA on p4d/p5.
-    p.latency_s = 20e-6;
-    p.efficiency = 0.95;
-    p.stream_bandwidth = 0;
-    p.streams = 1;
-    p.host_staging_bandwidth = 0;
-    p.call_overhead_s = 10e-6;
+    // EFA through libfabric (SRD) as RDMA, but aws-ofi-nccl's tuner model takes 20 us of network
+    // latency on p5 (src/tuner/nccl_ofi_model.cpp); GPUDirect RDMA on p4d/p5.
+    if (t == Transport::efa) p.latency_s = 20e-6;
   }
   return p;
 }
