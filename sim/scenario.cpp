@@ -147,6 +147,14 @@ ComputeSettings read_gpu(const YamlReader& g) {
   return s;
 }
 
+// The figures a fabric map states, on top of those `fabric` has.
+void read_fabric_values(const YamlReader& f, Fabric& fabric) {
+  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
+  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(ranges::latency());
+  if (auto v = f.optional("bridge_bandwidth"))
+    fabric.bridge_bandwidth = v->rate(ranges::rate_or_none());
+}
+
 // A fabric kind, or a map of a kind and the figures that replace its defaults.
 Fabric read_fabric(const YamlReader& f) {
   if (!f.is_map() && !f.is_scalar())
@@ -154,37 +162,14 @@ Fabric read_fabric(const YamlReader& f) {
   if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
   f.check_keys({"kind", "bandwidth", "latency", "bridge_bandwidth"});
   Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
-  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
-  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(ranges::latency());
-  if (auto v = f.optional("bridge_bandwidth"))
-    fabric.bridge_bandwidth = v->rate(ranges::rate_or_none());
+  read_fabric_values(f, fabric);
   return fabric;
 }
 
-// NIC and transport: a catalog NIC's figures (network.nic), else the transport's defaults, then
-// whatever the scenario states. Needs the cluster's fabric and GPU.
-void read_network(const YamlReader& n, Cluster& c) {
-  n.check_keys({"nic", "nics", "bandwidth", "transport", "latency", "reported_latency", "efficiency",
-                "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth", "call_overhead",
-                "bandwidth_by_size", "connections"});
-  const NicSpec* nic = nullptr;
-  if (auto v = n.optional("nic")) {
-    nic = &find_nic(v->choice("a NIC", nic_names()));
-    c.nic = nic->name;
-  }
-  if (auto v = n.optional("nics")) c.nics_per_node = v->integer(1, ranges::kMaxGpusPerNode);
-  const auto bandwidth = nic ? n.optional("bandwidth") : std::optional(n.require("bandwidth"));
-  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate;
-  const auto transport = nic ? n.optional("transport") : std::optional(n.require("transport"));
-  c.transport = transport ? parse_transport(transport->choice("a transport", {"tcp", "rdma", "efa"})) : nic->transport;
+// The transport figures a scenario's network block states, on top of those `c` has (a NIC's or
+// the transport's defaults, or a built schedule's). Needs the cluster's fabric and GPU.
+void read_transport_values(const YamlReader& n, Cluster& c) {
   TransportParams& p = c.net;
-  p = default_transport_params(c.transport);
-  if (nic && nic->transport == c.transport) {
-    p.latency_s = nic->latency_s;
-    p.reported_latency_s = nic->reported_latency_s;
-    p.ordered_writes = nic->ordered_writes;
-    if (nic->socket_threads > 0) p.streams = nic->socket_threads;
-  }
   if (auto v = n.optional("latency")) p.latency_s = v->duration(ranges::latency());
   if (auto v = n.optional("reported_latency")) p.reported_latency_s = v->duration(ranges::latency());
   if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
@@ -215,6 +200,33 @@ void read_network(const YamlReader& n, Cluster& c) {
     if (direct && p.host_staging_bandwidth > 0)
       v->fail("no host staging bandwidth when gpudirect is true");
   }
+}
+
+// NIC and transport: a catalog NIC's figures (network.nic), else the transport's defaults, then
+// whatever the scenario states. Needs the cluster's fabric and GPU.
+void read_network(const YamlReader& n, Cluster& c) {
+  n.check_keys({"nic", "nics", "bandwidth", "transport", "latency", "reported_latency", "efficiency",
+                "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth", "call_overhead",
+                "bandwidth_by_size", "connections"});
+  const NicSpec* nic = nullptr;
+  if (auto v = n.optional("nic")) {
+    nic = &find_nic(v->choice("a NIC", nic_names()));
+    c.nic = nic->name;
+  }
+  if (auto v = n.optional("nics")) c.nics_per_node = v->integer(1, ranges::kMaxGpusPerNode);
+  const auto bandwidth = nic ? n.optional("bandwidth") : std::optional(n.require("bandwidth"));
+  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate;
+  const auto transport = nic ? n.optional("transport") : std::optional(n.require("transport"));
+  c.transport = transport ? parse_transport(transport->choice("a transport", {"tcp", "rdma", "efa"})) : nic->transport;
+  TransportParams& p = c.net;
+  p = default_transport_params(c.transport);
+  if (nic && nic->transport == c.transport) {
+    p.latency_s = nic->latency_s;
+    p.reported_latency_s = nic->reported_latency_s;
+    p.ordered_writes = nic->ordered_writes;
+    if (nic->socket_threads > 0) p.streams = nic->socket_threads;
+  }
+  read_transport_values(n, c);
 }
 
 // "single-switch", or a map {kind: leaf-spine, nodes_per_leaf, oversubscription}.
@@ -441,6 +453,35 @@ Scenario parse_scenario(const std::string& text, const std::string& path, const 
     std::vector<YamlReader::Overridden> overridden;
     for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
     return read_scenario(YamlReader(root, path, overridden), path);
+  } catch (const YamlError& e) {
+    throw ScenarioError(e.what());
+  }
+}
+
+Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file) {
+  try {
+    YAML::Node root(YAML::NodeType::Map);
+    std::vector<YamlReader::Overridden> overridden;
+    for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
+    const YamlReader top(root, file, overridden);
+    top.check_keys({"cluster"});
+    const YamlReader c = top.require("cluster");
+    // What a built schedule can still take: how fast and how late data moves, not what was built.
+    c.check_keys({"fabric", "network", "parameter_server"});
+    if (auto f = c.optional("fabric")) {
+      f->check_keys({"bandwidth", "latency", "bridge_bandwidth"});
+      read_fabric_values(*f, cluster.fabric);
+    }
+    if (auto n = c.optional("network")) {
+      n->check_keys({"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
+                     "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
+      read_transport_values(*n, cluster);
+    }
+    if (auto p = c.optional("parameter_server")) {
+      p->check_keys({"bandwidth"});
+      if (auto v = p->optional("bandwidth")) cluster.ps.nic_bandwidth = v->rate(ranges::rate());
+    }
+    return cluster;
   } catch (const YamlError& e) {
     throw ScenarioError(e.what());
   }

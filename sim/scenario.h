@@ -77,6 +77,13 @@ Scenario parse_scenario(const std::string& text, const std::string& path,
                         const std::vector<std::string>& overrides = {});
 Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides);
 
+// A built cluster (a schedule's) under values set from outside it, as a calibrated cluster file
+// sets them: only how fast and how late data moves (cluster.network's transport figures,
+// cluster.fabric's rates and latency, cluster.parameter_server.bandwidth). A key that would change
+// what was built (GPU counts, the NIC, the transport, ...) throws a ScenarioError naming its
+// origin; `file` names the values' source in other errors.
+Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file);
+
 // Nodes for a GPU count: gpus / gpus_per_node, or one partly used node for fewer GPUs; with
 // cluster.nodes fixed, that many nodes holding gpus / nodes each. Throws std::invalid_argument.
 int nodes_for(const Cluster& cluster, int gpus);

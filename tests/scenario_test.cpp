@@ -185,6 +185,50 @@ TEST(Scenario, ParameterServersWithoutAPlacementAreDedicated) {
   EXPECT_DOUBLE_EQ(s.cluster.ps.nic_bandwidth, 25e9 / 8);
 }
 
+TEST(Scenario, TransportValuesOnABuiltClusterMatchThoseInTheScenario) {
+  // A calibrated cluster file applied to a built schedule's cluster (compare --cluster) gives the
+  // cluster that loading the scenario under the same values gives.
+  const std::vector<std::string> sets = {"cluster.network.latency=95us", "cluster.network.efficiency=0.7",
+                                         "cluster.network.call_overhead=40us", "cluster.fabric.bandwidth=5GB/s",
+                                         "cluster.network.bandwidth_by_size={4KiB: 0.3, 1MiB: 0.8}",
+                                         "cluster.parameter_server.bandwidth=25Gbps"};
+  ScenarioOverrides overrides;
+  for (const auto& s : sets) overrides.sets.push_back({s, "cal.yaml"});
+  const Cluster want = parse_scenario(kBase, "scen.yaml", overrides).cluster;
+  const Cluster got = with_transport_values(parse_scenario(kBase, "scen.yaml").cluster, overrides, "cal.yaml");
+  EXPECT_DOUBLE_EQ(got.net.latency_s, 95e-6);
+  EXPECT_DOUBLE_EQ(got.net.latency_s, want.net.latency_s);
+  EXPECT_DOUBLE_EQ(got.net.efficiency, want.net.efficiency);
+  EXPECT_DOUBLE_EQ(got.net.call_overhead_s, want.net.call_overhead_s);
+  EXPECT_DOUBLE_EQ(got.fabric.link_bandwidth, want.fabric.link_bandwidth);
+  EXPECT_DOUBLE_EQ(got.ps.nic_bandwidth, want.ps.nic_bandwidth);
+  EXPECT_EQ(got.net.size_curve.anchors(), want.net.size_curve.anchors());
+  EXPECT_DOUBLE_EQ(got.net.size_curve.at(4096), 0.3);
+}
+
+TEST(Scenario, TransportValuesRefuseWhatABuiltClusterCannotTake) {
+  const Cluster base = parse_scenario(kBase, "scen.yaml").cluster;
+  for (const std::string set : {"cluster.network.transport=rdma", "cluster.gpus_per_node=8", "cluster.network.nic=cx7"}) {
+    ScenarioOverrides o;
+    o.sets.push_back({set, "cal.yaml"});
+    const std::string key = set.substr(0, set.find('='));
+    EXPECT_THROW(
+        {
+          try {
+            with_transport_values(base, o, "cal.yaml");
+          } catch (const ScenarioError& e) {
+            EXPECT_NE(std::string(e.what()).find("cal.yaml " + key + ": expected one of the keys"), std::string::npos)
+                << e.what();
+            throw;
+          }
+        },
+        ScenarioError);
+  }
+  ScenarioOverrides bad;
+  bad.sets.push_back({"cluster.network.latency=5xs", "cal.yaml"});
+  EXPECT_THROW(with_transport_values(base, bad, "cal.yaml"), ScenarioError);
+}
+
 TEST(Scenario, GpuDirectAndHostStaging) {
   const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
   EXPECT_EQ(parse_scenario(rdma, "s.yaml").cluster.net.host_staging_bandwidth, 0);

@@ -68,7 +68,7 @@ void run_and_check(const std::string& method, int gpus, const std::string& extra
   }
   ASSERT_EQ(run_cli("compare " + schedule + " " + measured + " --format csv -o " + dir + "/c.csv"), 0);
   const std::string csv = read_text(dir + "/c.csv");
-  EXPECT_EQ(csv.rfind("kind,task,name,iteration,op,bytes,predicted_s,measured_s,error_pct\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("kind,task,name,iteration,op,bytes,predicted_s,measured_s,error_pct,cluster_file\n", 0), 0u);
   EXPECT_NE(csv.find("\nsteady,"), std::string::npos);
   EXPECT_NE(csv.find("\ncomm,"), std::string::npos);
 }

@@ -74,6 +74,24 @@ check "the cluster file's values change validate's predictions" 0 "^differ\$" --
                   <('$bin' validate --mode zero-shot --format csv --cluster '$tmp/c.yaml' | cut -d, -f7) || echo differ"
 check "validate with a missing cluster file" 2 "$tmp/none.yaml" -- \
   "$bin" validate --mode zero-shot --cluster "$tmp/none.yaml"
+# compare --cluster: a schedule built zero-shot, predicted under a cluster file's values, is
+# predicted as the schedule built with them (a slow network, so that the values matter).
+printf 'calibration: {scenario: x}\ncluster:\n  network: {latency: 500us, efficiency: 0.5}\n' >"$tmp/slow.yaml"
+s=scenarios/ddl-resnet50-10gbe.yaml
+"$bin" schedule $s -m wfbp-allreduce -g 8 -o "$tmp/zero-shot.json" 2>/dev/null
+"$bin" schedule $s -m wfbp-allreduce -g 8 --cluster "$tmp/slow.yaml" -o "$tmp/slow.json" 2>/dev/null
+"$bin" predict $s -m wfbp-allreduce -g 8 --timeline "$tmp/timeline.json" >/dev/null 2>&1
+check "compare --cluster names the file and its values" 0 "^predicted with the calibrated cluster file $tmp/slow.yaml: network.latency = 500us; network.efficiency = 0.5\$" -- \
+  "$bin" compare "$tmp/zero-shot.json" "$tmp/slow.json" --cluster "$tmp/slow.yaml" --iterations-only
+check "compare --cluster predicts what schedule --cluster built" 0 "^steady,.*,0\.000,$tmp/slow.yaml\$" -- \
+  "$bin" compare "$tmp/zero-shot.json" "$tmp/slow.json" --cluster "$tmp/slow.yaml" --format csv
+check "compare without --cluster does not" 0 "^steady,.*,-[1-9][0-9.]*,\$" -- \
+  "$bin" compare "$tmp/zero-shot.json" "$tmp/slow.json" --format csv
+check "compare --cluster needs a schedule, not a timeline" 2 "timeline.json is a timeline, already predicted" -- \
+  "$bin" compare "$tmp/timeline.json" "$tmp/slow.json" --cluster "$tmp/slow.yaml"
+printf 'calibration: {scenario: x}\ncluster:\n  network: {transport: rdma}\n' >"$tmp/transport.yaml"
+check "compare --cluster refuses what a schedule cannot take" 2 "^$tmp/transport.yaml cluster.network.transport: expected one of the keys" -- \
+  "$bin" compare "$tmp/zero-shot.json" "$tmp/calibrated.json" --cluster "$tmp/transport.yaml"
 
 echo "validate/calibrate CLI: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
