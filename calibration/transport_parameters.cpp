@@ -45,6 +45,12 @@ std::vector<Parameter> transport_parameters(const Cluster& base, bool with_serve
   out.push_back({"network.call_overhead", "software cost of one collective call or request", Quantity::seconds,
                  [](const Cluster& c) { return c.net.call_overhead_s; },
                  [](Cluster& c, double v) { c.net.call_overhead_s = v; }, overhead_lo, overhead_hi});
+  // Where nodes share cores, the CPU work of a message scales with the nodes and latency does
+  // not: the two are told apart (elsewhere they add up to one per-step cost, and latency holds it).
+  if (base.shared_cores > 0)
+    out.push_back({"network.message_overhead", "host CPU work of one message between nodes", Quantity::seconds,
+                   [](const Cluster& c) { return c.net.message_overhead_s; },
+                   [](Cluster& c, double v) { c.net.message_overhead_s = v; }, 1e-9, std::max(latency_hi, 1e-3)});
   out.push_back({"network.latency", "latency of one step between nodes", Quantity::seconds,
                  [](const Cluster& c) { return c.net.latency_s; }, [](Cluster& c, double v) { c.net.latency_s = v; },
                  latency_lo, latency_hi});

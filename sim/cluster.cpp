@@ -108,6 +108,10 @@ int Cluster::nics_used() const {
   return std::clamp(used, 1, nics);
 }
 
+double Cluster::cores_shared_by() const {
+  return shared_cores > 0 ? std::max(1.0, static_cast<double>(nodes) / shared_cores) : 1.0;
+}
+
 TopologyKind parse_topology_kind(const std::string& text) {
   if (text == "single-switch") return TopologyKind::single_switch;
   if (text == "leaf-spine") return TopologyKind::leaf_spine;

@@ -21,6 +21,11 @@ struct TransportParams {
   double host_staging_bandwidth = 0;  // bytes/s through host memory when the NIC cannot read
                                       // GPU memory directly (0: GPUDirect, no staging)
   double call_overhead_s = 0;    // software cost of starting one collective or PS request
+  // Host CPU work of one message between nodes (the library's and kernel's send and receive
+  // path: system calls, thread hand-offs, a rendezvous), on top of the one-way latency; it is CPU
+  // time, so it grows where nodes share cores (Cluster::shared_cores). 0 by default: latency
+  // holds it; calibration can tell it apart where shared cores make it scale with the nodes.
+  double message_overhead_s = 0;
   // What the collective library learns of the network (sim/nic_catalog.h): the latency its net
   // plugin reports (NCCL's tuning adds it to each network step when it picks an algorithm), and
   // whether 128-byte writes arrive in order (NCCL's LL and LL128 protocols may cross it).
@@ -99,6 +104,9 @@ struct Cluster {
   double nic_bandwidth = 0;     // bytes/s line rate of a node's NIC, each direction
   Transport transport = Transport::tcp;
   TransportParams net;          // constants of the transport (calibrated)
+  // Nodes emulated on one machine (a namespace testbed): the CPU cores all nodes' communication
+  // software shares. 0: a real cluster, every node has cores of its own.
+  int shared_cores = 0;
   Topology topology;
   ParameterServers ps;
 
@@ -106,6 +114,9 @@ struct Cluster {
   // NICs the run's GPUs of one node are attached to (a job that uses fewer GPUs of a node uses
   // only their NICs).
   int nics_used() const;
+  // How many nodes' software runs on each core: nodes / shared_cores, at least 1 (1 without
+  // shared cores).
+  double cores_shared_by() const;
 };
 
 Transport parse_transport(const std::string& text);  // "tcp" | "rdma" | "efa"

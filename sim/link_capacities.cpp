@@ -50,7 +50,9 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.bridge_bandwidth = c.fabric.bridge_bandwidth;
   l.nics = c.nics_used();
   l.nic_payload = c.nic_bandwidth * c.net.efficiency * l.nics;
-  l.network_latency_s = c.net.latency_s;
+  // A step between nodes: the one-way latency, and the hosts' CPU work of the message, slowed
+  // where nodes share cores (each core runs cores_shared_by() nodes' work of the same step).
+  l.network_latency_s = c.net.latency_s + c.net.message_overhead_s * c.cores_shared_by();
   // The transport's software cost per call is the network's: a collective inside one node never
   // meets it (its launch is in the fabric's per-hop latency).
   l.call_overhead_s = c.nodes > 1 ? c.net.call_overhead_s : 0;

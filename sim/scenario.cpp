@@ -176,6 +176,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
+  if (auto v = n.optional("message_overhead")) p.message_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("connections"))
     p.in_order_connections =
         v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
@@ -207,7 +208,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
 void read_network(const YamlReader& n, Cluster& c) {
   n.check_keys({"nic", "nics", "bandwidth", "transport", "latency", "reported_latency", "efficiency",
                 "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth", "call_overhead",
-                "bandwidth_by_size", "connections"});
+                "message_overhead", "bandwidth_by_size", "connections"});
   const NicSpec* nic = nullptr;
   if (auto v = n.optional("nic")) {
     nic = &find_nic(v->choice("a NIC", nic_names()));
@@ -260,13 +261,15 @@ ParameterServers read_parameter_servers(const YamlReader& p) {
 }
 
 Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
-  c.check_keys({"gpus_per_node", "nodes", "cpu", "fabric", "network", "topology", "parameter_server"});
+  c.check_keys({"gpus_per_node", "nodes", "cpu", "fabric", "network", "topology", "parameter_server",
+                "shared_cores"});
   Cluster cluster;
   cluster.gpu = gpu;
   cluster.gpus_per_node = c.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
   cluster.node_gpus = cluster.gpus_per_node;
   if (auto v = c.optional("nodes")) cluster.fixed_nodes = v->integer(1, ranges::kMaxGpus);
   if (auto v = c.optional("cpu")) cluster.cpu = parse_cpu_vendor(v->choice("a CPU vendor", {"intel", "amd"}));
+  if (auto v = c.optional("shared_cores")) cluster.shared_cores = v->integer(1, ranges::kMaxGpus);
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
@@ -474,7 +477,8 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
     }
     if (auto n = c.optional("network")) {
       n->check_keys({"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
-                     "host_staging_bandwidth", "call_overhead", "bandwidth_by_size", "connections"});
+                     "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size",
+                     "connections"});
       read_transport_values(*n, cluster);
     }
     if (auto p = c.optional("parameter_server")) {

@@ -35,6 +35,7 @@ ordered_json cluster_json(const Cluster& c) {
           {"nic", c.nic},
           {"cpu", to_string(c.cpu)},
           {"nic_bandwidth_Bps", c.nic_bandwidth},
+          {"shared_cores", c.shared_cores},
           {"transport", to_string(c.transport)},
           {"net",
            {{"latency_s", c.net.latency_s},
@@ -43,6 +44,7 @@ ordered_json cluster_json(const Cluster& c) {
             {"streams", c.net.streams},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
             {"call_overhead_s", c.net.call_overhead_s},
+            {"message_overhead_s", c.net.message_overhead_s},
             {"reported_latency_s", c.net.reported_latency_s},
             {"ordered_writes", c.net.ordered_writes},
             {"size_curve", c.net.size_curve.anchors()},
@@ -122,7 +124,8 @@ SizeCurve size_curve_from(const JsonReader& a) {
 
 TransportParams net_from(const JsonReader& n) {
   n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "host_staging_bandwidth_Bps",
-                "call_overhead_s", "reported_latency_s", "ordered_writes", "size_curve", "in_order_connections"});
+                "call_overhead_s", "message_overhead_s", "reported_latency_s", "ordered_writes", "size_curve",
+                "in_order_connections"});
   TransportParams p;
   p.latency_s = n.require("latency_s").number(ranges::latency());
   p.efficiency = n.require("efficiency").number(ranges::efficiency());
@@ -130,6 +133,8 @@ TransportParams net_from(const JsonReader& n) {
   p.streams = n.require("streams").integer(1, ranges::kMaxStreams);
   p.host_staging_bandwidth = n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none());
   p.call_overhead_s = n.require("call_overhead_s").number(ranges::latency());
+  // Absent in schedules written before it existed: none.
+  if (n.has("message_overhead_s")) p.message_overhead_s = n.require("message_overhead_s").number(ranges::latency());
   p.reported_latency_s = n.require("reported_latency_s").number(ranges::latency());
   p.ordered_writes = n.require("ordered_writes").boolean();
   p.size_curve = size_curve_from(n.require("size_curve"));
@@ -159,7 +164,7 @@ ParameterServers servers_from(const JsonReader& p) {
 
 Cluster cluster_from(const JsonReader& j) {
   j.check_keys({"gpu", "nodes", "gpus_per_node", "fabric", "node_gpus", "nics_per_node", "nic", "cpu",
-                "nic_bandwidth_Bps", "transport", "net", "topology", "parameter_server"});
+                "nic_bandwidth_Bps", "shared_cores", "transport", "net", "topology", "parameter_server"});
   Cluster c;
   c.gpu = j.require("gpu").choice("a GPU", gpu_names());
   c.nodes = j.require("nodes").integer(1, ranges::kMaxGpus);
@@ -176,6 +181,7 @@ Cluster cluster_from(const JsonReader& j) {
   c.nic = j.require("nic").choice("a NIC", nics);
   c.cpu = j.require("cpu").enumeration("a CPU vendor", {CpuVendor::intel, CpuVendor::amd});
   c.nic_bandwidth = j.require("nic_bandwidth_Bps").number(ranges::rate());
+  if (j.has("shared_cores")) c.shared_cores = j.require("shared_cores").integer(0, ranges::kMaxGpus);
   c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma, Transport::efa});
   c.net = net_from(j.require("net"));
   c.topology = topology_from(j.require("topology"));

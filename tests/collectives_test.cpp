@@ -53,6 +53,22 @@ TEST(RingAllreduce, ClusterCostUsesTheNetworkOnceNodesAreCrossed) {
   EXPECT_NEAR(allreduce_s(l, allreduce_algorithm("ring"), 64e6), expected + c.net.call_overhead_s, 1e-12);
 }
 
+TEST(RingAllreduce, MessageWorkGrowsWithTheNodesThatShareACore) {
+  // 4 nodes on 2 shared cores: each step between nodes pays the latency and twice a message's
+  // CPU work (two nodes' work per core); a real cluster (no shared cores) pays it once.
+  Cluster c = simple_cluster(4, 1);
+  c.net.latency_s = 10e-6;
+  c.net.message_overhead_s = 30e-6;
+  EXPECT_NEAR(link_capacities(c).network_latency_s, 40e-6, 1e-15);
+  c.shared_cores = 2;
+  EXPECT_NEAR(link_capacities(c).network_latency_s, 70e-6, 1e-15);
+  const double bandwidth = link_capacities(c).network_link().bandwidth;
+  EXPECT_NEAR(cost("ring", c, 4096), 6 * (70e-6 + 1024 / bandwidth), 1e-12);
+  // As many cores as nodes, or more: no node waits for a core.
+  c.shared_cores = 8;
+  EXPECT_NEAR(link_capacities(c).network_latency_s, 40e-6, 1e-15);
+}
+
 TEST(HierarchicalAllreduce, IsTheSumOfItsThreePhases) {
   const Cluster c = simple_cluster(8, 4);
   const LinkCapacities l = link_capacities(c);

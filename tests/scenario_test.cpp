@@ -229,6 +229,17 @@ TEST(Scenario, TransportValuesRefuseWhatABuiltClusterCannotTake) {
   EXPECT_THROW(with_transport_values(base, bad, "cal.yaml"), ScenarioError);
 }
 
+TEST(Scenario, SharedCoresAndMessageOverhead) {
+  const Scenario s = parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=2", "cluster.network.message_overhead=30us"});
+  EXPECT_EQ(s.cluster.shared_cores, 2);
+  EXPECT_DOUBLE_EQ(s.cluster.net.message_overhead_s, 30e-6);
+  const Scenario plain = parse_scenario(kBase, "scen.yaml");
+  EXPECT_EQ(plain.cluster.shared_cores, 0);
+  EXPECT_EQ(plain.cluster.net.message_overhead_s, 0);
+  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=0"}), ScenarioError);
+  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.network.message_overhead=30"}), ScenarioError);
+}
+
 TEST(Scenario, GpuDirectAndHostStaging) {
   const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
   EXPECT_EQ(parse_scenario(rdma, "s.yaml").cluster.net.host_staging_bandwidth, 0);

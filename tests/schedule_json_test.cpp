@@ -26,6 +26,22 @@ TEST(ScheduleJson, RoundTripKeepsEveryTask) {
   EXPECT_EQ(back.strategy.method, "wfbp-ps");
 }
 
+TEST(ScheduleJson, KeepsSharedCoresAndMessageWorkAndReadsFilesWithout) {
+  Schedule s = sample();
+  s.cluster.shared_cores = 2;
+  s.cluster.net.message_overhead_s = 30e-6;
+  const Schedule back = schedule_from_json(nlohmann::json::parse(schedule_to_json(s).dump()), "mem");
+  EXPECT_EQ(back.cluster.shared_cores, 2);
+  EXPECT_DOUBLE_EQ(back.cluster.net.message_overhead_s, 30e-6);
+  // A schedule written before these existed: a real cluster, no message work apart.
+  nlohmann::json older = schedule_to_json(sample());
+  older["cluster"].erase("shared_cores");
+  older["cluster"]["net"].erase("message_overhead_s");
+  const Schedule old = schedule_from_json(older, "old.json");
+  EXPECT_EQ(old.cluster.shared_cores, 0);
+  EXPECT_EQ(old.cluster.net.message_overhead_s, 0);
+}
+
 void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const std::string& fragment) {
   nlohmann::json j = nlohmann::json::parse(schedule_to_json(sample()).dump());
   corrupt(j);

@@ -59,6 +59,28 @@ const ParameterFit& result(const TransportFit& f, const std::string& key) {
   throw std::logic_error("no parameter " + key);
 }
 
+TEST(TransportFit, TellsMessageWorkFromLatencyWhereNodesShareCores) {
+  // Four hosts on two cores pay twice the CPU work of a message per ring step that two hosts
+  // pay, eight hosts four times: sweeps on 2, 4 and 8 ranks tell it from the latency and the
+  // per-call overhead (one cost per call, one per step, one per step growing with the hosts).
+  Cluster base = testbed();
+  base.shared_cores = 2;
+  base.net.latency_s = 10e-6;
+  Cluster t = truth();
+  t.shared_cores = 2;
+  t.net.latency_s = 10e-6;
+  t.net.message_overhead_s = 30e-6;
+  const auto parameters = transport_parameters(base, false);
+  const TransportFit f = fit_transport(sweep(t, {2, 4, 8}, 0.02, 11), base, parameters);
+  for (const char* key : {"network.message_overhead", "network.latency", "network.call_overhead"})
+    EXPECT_EQ(result(f, key).status, FitStatus::fitted) << key;
+  EXPECT_NEAR(result(f, "network.message_overhead").value / 30e-6, 1, 0.03);
+  EXPECT_NEAR(result(f, "network.call_overhead").value / t.net.call_overhead_s, 1, 0.03);
+  EXPECT_NEAR(result(f, "network.efficiency").value / t.net.efficiency, 1, 0.03);
+  // Without shared cores the two add up to one cost per step: there is no such parameter.
+  for (const auto& p : transport_parameters(testbed(), false)) EXPECT_NE(p.key, "network.message_overhead");
+}
+
 TEST(TransportFit, RecoversKnownConstantsFromANoisySweepWithinThreePercent) {
   const Cluster base = testbed();
   const auto parameters = transport_parameters(base, false);
