@@ -467,22 +467,30 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
     std::vector<YamlReader::Overridden> overridden;
     for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
     const YamlReader top(root, file, overridden);
-    top.check_keys({"cluster"});
-    const YamlReader c = top.require("cluster");
     // What a built schedule can still take: how fast and how late data moves, not what was built.
-    c.check_keys({"fabric", "network", "parameter_server"});
+    const auto takes_only = [](const YamlReader& r, const std::vector<std::string>& keys) {
+      try {
+        r.check_keys(keys);
+      } catch (const YamlError& e) {
+        throw YamlError(std::string(e.what()) + " (a schedule already built takes only these; build it again with "
+                                                "schedule --cluster to change the rest)");
+      }
+    };
+    takes_only(top, {"cluster"});
+    const YamlReader c = top.require("cluster");
+    takes_only(c, {"fabric", "network", "parameter_server"});
     if (auto f = c.optional("fabric")) {
-      f->check_keys({"bandwidth", "latency", "bridge_bandwidth"});
+      takes_only(*f, {"bandwidth", "latency", "bridge_bandwidth"});
       read_fabric_values(*f, cluster.fabric);
     }
     if (auto n = c.optional("network")) {
-      n->check_keys({"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
-                     "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size",
-                     "connections"});
+      takes_only(*n, {"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
+                      "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size",
+                      "connections"});
       read_transport_values(*n, cluster);
     }
     if (auto p = c.optional("parameter_server")) {
-      p->check_keys({"bandwidth"});
+      takes_only(*p, {"bandwidth"});
       if (auto v = p->optional("bandwidth")) cluster.ps.nic_bandwidth = v->rate(ranges::rate());
     }
     return cluster;
