@@ -89,6 +89,12 @@ void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
   }
 }
 
+std::string joined_values(const std::vector<std::string>& values) {
+  std::string out;
+  for (const auto& v : values) out += (out.empty() ? "" : "; ") + v;
+  return out;
+}
+
 CalibratedCluster read_calibrated_cluster(const std::string& path) {
   YAML::Node root;
   try {

@@ -32,6 +32,9 @@ struct CalibratedCluster {
   bool has_spread = false;
 };
 
+// "network.latency = 95.2us; network.efficiency = 0.9": the values a file sets, for headers.
+std::string joined_values(const std::vector<std::string>& values);
+
 // Throws SourceError naming the file and key of anything it cannot read.
 CalibratedCluster read_calibrated_cluster(const std::string& path);
 

@@ -47,11 +47,9 @@ void write_table(std::ostream& out, const std::vector<ComparisonRow>& rows, cons
                  const TimelineFile& m, const calibration::CalibratedCluster* calibrated) {
   out << "predicted: " << p.timeline.backend << ", measured: " << m.timeline.backend << " (" << m.model << ", "
       << m.method << ", " << m.gpus << " GPUs); error = (predicted - measured) / measured\n";
-  if (calibrated) {
-    out << "predicted with the calibrated cluster file " << calibrated->path << ":";
-    for (const auto& v : calibrated->values) out << ' ' << v << (&v == &calibrated->values.back() ? "" : ";");
-    out << '\n';
-  }
+  if (calibrated)
+    out << "predicted with the calibrated cluster file " << calibrated->path << ": "
+        << calibration::joined_values(calibrated->values) << '\n';
   out << '\n';
   TextTable it({"iteration", "predicted", "measured", "error"}, {"", "s", "s", "%"});
   for (const ComparisonRow& r : rows)

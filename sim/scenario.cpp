@@ -147,6 +147,18 @@ ComputeSettings read_gpu(const YamlReader& g) {
   return s;
 }
 
+// The keys of a fabric map's figures, and of a network block's transport figures: what a built
+// schedule's cluster can still take (with_transport_values), besides the kind, NIC and transport.
+const std::vector<std::string> kFabricValueKeys = {"bandwidth", "latency", "bridge_bandwidth"};
+const std::vector<std::string> kTransportValueKeys = {
+    "latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth",
+    "call_overhead", "message_overhead", "bandwidth_by_size", "connections"};
+
+std::vector<std::string> with_keys(std::vector<std::string> keys, const std::vector<std::string>& more) {
+  keys.insert(keys.end(), more.begin(), more.end());
+  return keys;
+}
+
 // The figures a fabric map states, on top of those `fabric` has.
 void read_fabric_values(const YamlReader& f, Fabric& fabric) {
   if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
@@ -160,7 +172,7 @@ Fabric read_fabric(const YamlReader& f) {
   if (!f.is_map() && !f.is_scalar())
     f.fail("a fabric kind, or a map {kind, bandwidth, latency, bridge_bandwidth}");
   if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
-  f.check_keys({"kind", "bandwidth", "latency", "bridge_bandwidth"});
+  f.check_keys(with_keys({"kind"}, kFabricValueKeys));
   Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
   read_fabric_values(f, fabric);
   return fabric;
@@ -206,9 +218,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
 // NIC and transport: a catalog NIC's figures (network.nic), else the transport's defaults, then
 // whatever the scenario states. Needs the cluster's fabric and GPU.
 void read_network(const YamlReader& n, Cluster& c) {
-  n.check_keys({"nic", "nics", "bandwidth", "transport", "latency", "reported_latency", "efficiency",
-                "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth", "call_overhead",
-                "message_overhead", "bandwidth_by_size", "connections"});
+  n.check_keys(with_keys({"nic", "nics", "bandwidth", "transport"}, kTransportValueKeys));
   const NicSpec* nic = nullptr;
   if (auto v = n.optional("nic")) {
     nic = &find_nic(v->choice("a NIC", nic_names()));
@@ -480,13 +490,11 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
     const YamlReader c = top.require("cluster");
     takes_only(c, {"fabric", "network", "parameter_server"});
     if (auto f = c.optional("fabric")) {
-      takes_only(*f, {"bandwidth", "latency", "bridge_bandwidth"});
+      takes_only(*f, kFabricValueKeys);
       read_fabric_values(*f, cluster.fabric);
     }
     if (auto n = c.optional("network")) {
-      takes_only(*n, {"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
-                      "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size",
-                      "connections"});
+      takes_only(*n, kTransportValueKeys);
       read_transport_values(*n, cluster);
     }
     if (auto p = c.optional("parameter_server")) {

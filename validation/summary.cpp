@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "calibration/calibrated_cluster.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "sim/csv.h"
@@ -64,9 +65,8 @@ const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::s
 }
 
 std::string cluster_file_line(const ValidationResult& v) {
-  std::string values;
-  for (const auto& value : v.cluster_values) values += (values.empty() ? "" : "; ") + value;
-  return "every scenario under the calibrated cluster file " + v.cluster_file + ": " + values;
+  return "every scenario under the calibrated cluster file " + v.cluster_file + ": " +
+         calibration::joined_values(v.cluster_values);
 }
 
 void write_summary(std::ostream& out, const ValidationResult& v, const std::string& format) {
