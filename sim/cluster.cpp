@@ -9,17 +9,26 @@
 
 namespace scalecast {
 
+double core_copy_bandwidth() {
+  // ~25 Gbit/s per core on a 2019 server: a kernel TCP stream with a 1500-byte MTU is bound by
+  // the one core that copies and checksums it.
+  return 25 * units::kGbps;
+}
+
 TransportParams default_transport_params(Transport t) {
   TransportParams p;
   if (t == Transport::tcp) {
     // Kernel TCP over Ethernet: ~25 us one-way through two stacks and a switch; payload share of
     // a 1500-byte MTU frame 1448/1538 = 0.94; one stream is bound by one core's copy and checksum
-    // work (~25 Gbit/s on a 2019 server); NCCL's socket transport opens 2 sockets per peer by
-    // default; data always crosses host memory, so staging runs at PCIe speed (gen3: ~10 GB/s).
+    // work; a transfer between two nodes spreads over 2 streams; NCCL's socket transport spawns
+    // no helper threads unless it recognises the NIC's vendor (net_socket.cc at v2.27.7-1,
+    // ncclNetSocketGetNsockNthread); data always crosses host memory, so staging runs at PCIe
+    // speed (gen3: ~10 GB/s).
     p.latency_s = 25e-6;
     p.efficiency = 0.94;
-    p.stream_bandwidth = 25 * units::kGbps;
+    p.stream_bandwidth = core_copy_bandwidth();
     p.streams = 2;
+    p.socket_threads = 0;
     p.host_staging_bandwidth = 10 * units::kGBps;
     p.call_overhead_s = 20e-6;
   } else {

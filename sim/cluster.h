@@ -18,6 +18,10 @@ struct TransportParams {
   double efficiency = 1;         // share of the NIC line rate that bulk transfers reach
   double stream_bandwidth = 0;   // bytes/s one stream can carry (0: no limit)
   int streams = 1;               // streams a transfer between two nodes spreads over
+  // NCCL's socket transport (kernel TCP): helper threads per connection (NCCL_SOCKET_NTHREADS),
+  // each copying its own sockets' data; 0, the default where NCCL does not recognise the NIC's
+  // vendor: the rank's one proxy thread copies every connection's data, both ways.
+  int socket_threads = 0;
   double host_staging_bandwidth = 0;  // bytes/s through host memory when the NIC cannot read
                                       // GPU memory directly (0: GPUDirect, no staging)
   double call_overhead_s = 0;    // software cost of starting one collective or PS request
@@ -40,6 +44,10 @@ struct TransportParams {
 
 // Defaults for a transport; sources in cluster.cpp.
 TransportParams default_transport_params(Transport t);
+
+// Bytes/s one host core copies of network data (kernel TCP's copy and checksum into and out of
+// sockets, libfabric's copy out of its receive buffers); source in cluster.cpp.
+double core_copy_bandwidth();
 
 // Intra-node interconnect between the GPUs of a node.
 struct Fabric {

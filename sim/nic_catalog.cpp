@@ -52,8 +52,9 @@ const std::vector<NicSpec>& nic_catalog() {
        .source = "NCCL net_socket.cc: NIC vendor 0x1ae0 (Google) gets 4 threads x 1 socket"},
       {.name = "ethernet", .description = "any other Ethernet NIC under kernel TCP",
        .line_rate = 25 * units::kGbps, .transport = Transport::tcp, .latency_s = 25e-6,
-       .socket_threads = 1, .sockets_per_thread = 1,
-       .source = "NCCL net_socket.cc: other vendors get no helper threads, the one control socket"},
+       .socket_threads = 0, .sockets_per_thread = 1,
+       .source = "NCCL net_socket.cc: other vendors (and a container's virtual interface, which has no "
+                 "vendor to read) get no helper threads: the proxy thread sends on the one control socket"},
   };
   return catalog;
 }

@@ -30,6 +30,7 @@ inline constexpr int kMaxGpusPerNode = 1024;
 inline constexpr int kMaxBatch = 1 << 20;          // samples per GPU and iteration
 inline constexpr int kMaxIterations = 100000;      // simulated iterations of one run
 inline constexpr int kMaxStreams = 1024;           // streams one transfer spreads over
+inline constexpr int kMaxSocketThreads = 16;       // NCCL_SOCKET_NTHREADS (net_socket.cc MAX_THREADS)
 inline constexpr int kMaxSequence = 1 << 20;       // tokens per sequence
 inline constexpr int kMaxVocabulary = 1 << 24;
 inline constexpr int kMaxImageSize = 16384;        // pixels of an input's side

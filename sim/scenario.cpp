@@ -152,7 +152,7 @@ ComputeSettings read_gpu(const YamlReader& g) {
 const std::vector<std::string> kFabricValueKeys = {"bandwidth", "latency", "bridge_bandwidth"};
 const std::vector<std::string> kTransportValueKeys = {
     "latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth",
-    "call_overhead", "message_overhead", "bandwidth_by_size", "connections"};
+    "call_overhead", "message_overhead", "bandwidth_by_size", "connections", "socket_threads"};
 
 std::vector<std::string> with_keys(std::vector<std::string> keys, const std::vector<std::string>& more) {
   keys.insert(keys.end(), more.begin(), more.end());
@@ -186,6 +186,11 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("reported_latency")) p.reported_latency_s = v->duration(ranges::latency());
   if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
+  if (auto v = n.optional("socket_threads")) {
+    if (c.transport != Transport::tcp) v->fail("socket_threads are NCCL's socket transport's: kernel TCP only");
+    p.socket_threads = v->integer(0, ranges::kMaxSocketThreads);
+    p.streams = std::max(1, p.socket_threads);
+  }
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("message_overhead")) p.message_overhead_s = v->duration(ranges::latency());
@@ -208,6 +213,11 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   // Without GPUDirect RDMA data is staged through host memory: it crosses the GPU's PCIe link,
   // never faster than that link nor than the fabric.
   if (gpudirect) p.host_staging_bandwidth = direct ? 0 : std::min(c.fabric.link_bandwidth, pcie_bandwidth(find_gpu(c.gpu)));
+  // EFA without device RDMA (g4dn; FI_EFA_USE_DEVICE_RDMA=0) delivers into libfabric's own
+  // receive buffers, and the progressing thread copies each packet out: one core's copy rate
+  // bounds a stream (libfabric prov/efa, long-CTS protocol: efa_rdm_pke_copy_payload_to_ope).
+  if (gpudirect && !direct && c.transport == Transport::efa && !n.optional("stream_bandwidth"))
+    p.stream_bandwidth = core_copy_bandwidth();
   if (auto v = n.optional("host_staging_bandwidth")) {
     p.host_staging_bandwidth = v->rate(ranges::rate_or_none());
     if (direct && p.host_staging_bandwidth > 0)
@@ -235,7 +245,10 @@ void read_network(const YamlReader& n, Cluster& c) {
     p.latency_s = nic->latency_s;
     p.reported_latency_s = nic->reported_latency_s;
     p.ordered_writes = nic->ordered_writes;
-    if (nic->socket_threads > 0) p.streams = nic->socket_threads;
+    if (c.transport == Transport::tcp) {
+      p.socket_threads = nic->socket_threads;
+      p.streams = std::max(1, nic->socket_threads);
+    }
   }
   read_transport_values(n, c);
 }

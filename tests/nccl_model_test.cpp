@@ -132,6 +132,43 @@ TEST(NcclCollective, AJobUsesTheRailsOfItsGpus) {
   EXPECT_EQ(full.algorithm, "nvls_tree/Simple");
 }
 
+// Two nodes with one T4 each behind a 50 Gb/s NIC.
+Cluster two_t4_nodes(Transport t) {
+  Cluster c;
+  c.gpu = "t4";
+  c.nodes = 2;
+  c.fabric = default_fabric("pcie3");
+  c.nic_bandwidth = 50e9 / 8;
+  c.transport = t;
+  c.net = default_transport_params(t);
+  c.net.host_staging_bandwidth = 0;
+  return c;
+}
+
+TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
+  const double core = core_copy_bandwidth() / 1e9;  // 3.125 GB/s
+  // Sockets without helper threads: each rank's proxy thread copies both ways.
+  Cluster tcp = two_t4_nodes(Transport::tcp);
+  EXPECT_NEAR(network_bw(nccl_system(tcp, {}), 2), 0.5 * core, 1e-12);
+  // Two helper threads per connection on each of 2 channels: 4 cores a way, beyond the NIC.
+  tcp.net.socket_threads = 2;
+  EXPECT_NEAR(network_bw(nccl_system(tcp, {}), 2), 50 / 8.0 * 0.94, 1e-12);
+  // EFA without device RDMA: the proxy copies what arrives, one core.
+  Cluster efa = two_t4_nodes(Transport::efa);
+  efa.net.stream_bandwidth = core_copy_bandwidth();
+  EXPECT_NEAR(network_bw(nccl_system(efa, {}), 2), core, 1e-12);
+  // GPUDirect RDMA: the NIC places the data, no core bounds it.
+  EXPECT_NEAR(network_bw(nccl_system(two_t4_nodes(Transport::efa), {}), 2), 50 / 8.0 * 0.95, 1e-12);
+  // A 1 GiB ring all-reduce of two ranks moves 1 GiB each way: at the proxy's half core.
+  tcp.net.socket_threads = 0;
+  NcclSettings ring;
+  ring.algo = "ring";
+  const double bytes = 1073741824;
+  const auto t = collective_time(tcp, ring, CollectiveOp::all_reduce, bytes);
+  EXPECT_EQ(t.algorithm, "ring/Simple");
+  EXPECT_NEAR(bytes / t.seconds / 1e9, 0.5 * core, 0.001 * core);
+}
+
 TEST(NcclCollective, EachFurtherGpuOfAThreadAddsItsLaunch) {
   const auto one = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 1);
   const auto eight = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 8);

@@ -252,6 +252,28 @@ TEST(Scenario, GpuDirectAndHostStaging) {
   EXPECT_EQ(direct.cluster.net.host_staging_bandwidth, 0);
 }
 
+TEST(Scenario, SocketThreadsAndHostCopiedEfa) {
+  // NCCL's socket helper threads: the NIC's auto-detected count (AWS ENA: 2), none for a NIC it
+  // does not recognise, and what the scenario states (a pod's virtual interface: 0).
+  const std::string ena = replaced("    transport: tcp", "    nic: ena");
+  EXPECT_EQ(parse_scenario(ena, "s.yaml").cluster.net.socket_threads, 2);
+  EXPECT_EQ(parse_scenario(kBase, "s.yaml").cluster.net.socket_threads, 0);
+  const Scenario pod = parse_scenario(ena, "s.yaml", {"cluster.network.socket_threads=0"});
+  EXPECT_EQ(pod.cluster.net.socket_threads, 0);
+  EXPECT_EQ(pod.cluster.net.streams, 1);
+  const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
+  EXPECT_THROW(parse_scenario(rdma, "s.yaml", {"cluster.network.socket_threads=2"}), ScenarioError);
+  EXPECT_THROW(parse_scenario(kBase, "s.yaml", {"cluster.network.socket_threads=17"}), ScenarioError);
+  // EFA without device RDMA: one core copies each received packet out of libfabric's buffers.
+  const std::string efa = replaced("    transport: tcp", "    transport: efa");
+  EXPECT_EQ(parse_scenario(efa, "s.yaml").cluster.net.stream_bandwidth, 0);
+  EXPECT_DOUBLE_EQ(parse_scenario(efa, "s.yaml", {"cluster.network.gpudirect=false"}).cluster.net.stream_bandwidth,
+                   core_copy_bandwidth());
+  EXPECT_DOUBLE_EQ(parse_scenario(efa, "s.yaml", {"cluster.network.gpudirect=false", "cluster.network.stream_bandwidth=40Gbps"})
+                       .cluster.net.stream_bandwidth,
+                   40 * units::kGbps);
+}
+
 TEST(Scenario, TransformersByShape) {
   const Scenario gpt = parse_scenario(
       replaced("  name: resnet50", "  name: gpt\n  layers: 6\n  hidden: 512\n  heads: 8\n"

@@ -25,20 +25,17 @@ Func func_of(CollectiveOp op) {
 }
 
 // Bus bandwidth (GB/s) the scenario's links allow a ring: the fabric inside a node, and the
-// node's NICs (each capped as one transfer is) across nodes. Without peer-to-peer (NCCL's SHM
-// transport) every step stages through host memory over the PCIe uplink the node's GPUs share:
-// its rate in each direction divided among the GPUs sending at once (all of them in a ring, all
-// but the last in a broadcast's or reduce's chain).
-double links_bus_cap(const NcclSystem& s, Func f) {
+// node's network rate across nodes. Without peer-to-peer (NCCL's SHM transport) every step
+// stages through host memory over the PCIe uplink the node's GPUs share: its rate in each
+// direction divided among the GPUs sending at once (all of them in a ring, all but the last in a
+// broadcast's or reduce's chain).
+double links_bus_cap(const NcclSystem& s, Func f, int channels) {
   double cap = 1e300;
   if (s.ppn > 1) {
     const int senders = (f == Func::broadcast || f == Func::reduce) ? s.ppn - 1 : s.ppn;
     cap = s.peer_to_peer ? s.fabric_bw : s.pcie_bw / std::max(1, senders);
   }
-  if (s.nodes > 1) {
-    const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
-    cap = std::min(cap, s.nics * per_nic);
-  }
+  if (s.nodes > 1) cap = std::min(cap, network_bw(s, channels));
   return cap;
 }
 
@@ -80,17 +77,17 @@ double p2p_latency_us(const NcclSystem& s, Proto p) {
   return base_latency_us(Algo::ring, p) + hw_latency_us(hw, Algo::ring, p) + (s.nodes > 1 ? s.latency_us : 0);
 }
 
-CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes) {
+CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int channels) {
   const Proto p = bytes <= 16384 ? Proto::ll : Proto::simple;
   const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
   // Inside a node: the GPU's links, or without peer-to-peer its share of the host uplink.
   const double intra = s.peer_to_peer ? std::min(s.nvlink ? s.nvlink_bw : s.pcie_bw, s.fabric_bw)
                                       : s.pcie_bw / std::max(1, s.ppn);
-  const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
+  const double network = network_bw(s, channels);
   double us = p2p_latency_us(s, p);
   if (op == CollectiveOp::sendrecv) {
     // Every rank sends its buffer to the next; a pair across nodes goes through one NIC.
-    const double bw = efficiency * (s.nodes > 1 ? std::min({per_nic, s.pcie_bw, intra}) : intra);
+    const double bw = efficiency * (s.nodes > 1 ? std::min({network / s.nics, s.pcie_bw, intra}) : intra);
     us += bytes / (1000 * bw);
   } else {
     // All-to-all: each rank sends bytes / n to every rank; a GPU's links carry what it sends to
@@ -98,7 +95,7 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes) {
     const double piece = bytes / s.ranks;
     double t = (s.ppn - 1) * piece / (1000 * efficiency * intra);
     if (s.nodes > 1)
-      t = std::max(t, s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * s.nics * per_nic));
+      t = std::max(t, s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * network));
     us += t;
   }
   return {us * 1e-6, std::string("p2p/") + name(p), 0};
@@ -111,12 +108,12 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
   const NcclSystem s = nccl_system(sized, settings);
   const double launch_s = std::max(0, gpus_per_thread - 1) * kLaunchPerGpuS;
   if (s.ranks <= 1) return {launch_s, "none", 0};
+  const Graphs g = nccl_graphs(s, settings);
   if (op == CollectiveOp::sendrecv || op == CollectiveOp::alltoall) {
-    CollectiveTime t = p2p_time(s, op, bytes);
+    CollectiveTime t = p2p_time(s, op, bytes, g.comm_channels);
     t.seconds += launch_s;
     return t;
   }
-  const Graphs g = nccl_graphs(s, settings);
   const Func f = func_of(op);
   const auto chosen = estimates(s, g, enabled(settings), f, bytes, LatencyView::tuning);
   if (chosen.empty())
@@ -128,7 +125,7 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     const double steps = f == Func::all_reduce ? 2.0 * (s.ranks - 1)
                          : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
     const double bus = e.bandwidth * steps / s.ranks;
-    const double cap = links_bus_cap(s, f);
+    const double cap = links_bus_cap(s, f, g.comm_channels);
     if (bus > cap) e.bandwidth *= cap / bus;
   }
   if (e.algo == Algo::nvls_tree) {
@@ -136,8 +133,7 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     // two halves each way) and twice with more (up and down the tree): the NICs' payload rate
     // bounds it, not NCCL's per-channel estimate of it; inside the node NVLink SHARP's rate does.
     const double intra = g.nvls.channels * g.nvls.bw_intra * 5.0 / 6.0;
-    const double per_nic = s.transfer_cap > 0 ? std::min(s.nic_payload, s.transfer_cap) : s.nic_payload;
-    const double network = s.nics * per_nic / (s.nodes > 2 ? 2.0 : 1.0);
+    const double network = network_bw(s, g.nvls_channels) / (s.nodes > 2 ? 2.0 : 1.0);
     e.bandwidth = std::min(intra, network);
   }
   const double us = e.latency_us + bytes / (1000 * e.bandwidth) + nvls_fill_us(g, settings, e, bytes);

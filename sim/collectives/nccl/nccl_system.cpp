@@ -50,15 +50,34 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.nics = l.nics;
   s.nic_bw = c.nic_bandwidth / 1e9;
   s.nic_payload = c.nic_bandwidth * c.net.efficiency / 1e9;
-  s.transfer_cap = l.gpu_transfer_cap / 1e9;
+  s.staging_bw = c.net.host_staging_bandwidth / 1e9;
+  s.core_copy_bw = c.net.stream_bandwidth / 1e9;
   s.gdr = c.net.host_staging_bandwidth <= 0 && c.transport != Transport::tcp;
   s.sockets = c.transport == Transport::tcp;
+  s.socket_threads = c.net.socket_threads;
   s.ordered_writes = c.net.ordered_writes;
   s.reported_latency_us = c.net.reported_latency_s * 1e6;
   s.latency_us = c.net.latency_s * 1e6;
   s.amd = c.cpu == CpuVendor::amd;
   s.nvls = settings.nvls && s.nvswitch && s.cc >= 90 && s.ppn > 2;
   return s;
+}
+
+double network_bw(const NcclSystem& s, int channels) {
+  const double per_nic = s.staging_bw > 0 ? std::min(s.nic_payload, s.staging_bw) : s.nic_payload;
+  double bw = s.nics * per_nic;
+  if (s.core_copy_bw > 0) {
+    // Each channel's connection is progressed by the proxy thread of the rank it leaves from, so
+    // min(ranks, channels) proxies carry a node's traffic. Sockets: helper threads copy each
+    // connection's data, a connection each way; without them the proxy copies both ways. Other
+    // host-progressed transports (EFA without device RDMA): the proxy copies what arrives.
+    const int proxies = std::min(s.ppn, std::max(1, channels));
+    const double cores = !s.sockets              ? proxies
+                         : s.socket_threads > 0 ? double(std::max(1, channels)) * s.socket_threads
+                                                : 0.5 * proxies;
+    bw = std::min(bw, cores * s.core_copy_bw);
+  }
+  return bw;
 }
 
 Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {

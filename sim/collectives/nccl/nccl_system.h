@@ -20,9 +20,12 @@ struct NcclSystem {
   int nics = 0;                        // NICs a node's ranks use
   double nic_bw = 0;                   // GB/s per NIC, line rate as NCCL reads it
   double nic_payload = 0;              // GB/s per NIC that transfers carry (line x efficiency)
-  double transfer_cap = 0;             // GB/s one transfer reaches (sockets, staging; 0: none)
+  double staging_bw = 0;               // GB/s through host memory without GPUDirect (0: none)
+  double core_copy_bw = 0;             // GB/s one host core copies of network data (0: the NIC
+                                       // places data itself, no core copies it)
   bool gdr = true;                     // GPUDirect RDMA
   bool sockets = false;                // NCCL's socket transport (kernel TCP)
+  int socket_threads = 0;              // its helper threads per connection (0: the proxy thread)
   bool ordered_writes = true;          // LL and LL128 may cross the network
   double reported_latency_us = 0;      // what the net plugin reports (tuning adds it)
   double latency_us = 0;               // one-way network latency
@@ -32,6 +35,10 @@ struct NcclSystem {
 
 // Throws std::invalid_argument for a GPU outside the catalog.
 NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
+
+// GB/s a node's ranks move across the network each way on `channels` channels: its NICs'
+// payload rate (no faster than host staging), and where host cores copy the data, their rate.
+double network_bw(const NcclSystem& s, int channels);
 
 struct Graph {
   int channels = 1;
