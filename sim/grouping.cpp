@@ -14,6 +14,7 @@ namespace {
 
 struct TensorItem {
   double bytes;
+  int64_t elements;
   int layer;
   double ready_s;
 };
@@ -23,7 +24,7 @@ std::vector<TensorItem> tensors_in_backward_order(const Workload& w) {
   std::vector<TensorItem> items;
   for (int l = static_cast<int>(w.layers.size()) - 1; l >= 0; --l)
     for (const GradTensor& g : w.layers[l].grads)
-      items.push_back({static_cast<double>(g.bytes), l, ready[l]});
+      items.push_back({static_cast<double>(g.bytes), g.elements, l, ready[l]});
   return items;
 }
 
@@ -96,23 +97,31 @@ std::vector<double> backward_end_times(const Workload& w) {
 }
 
 std::vector<int> mgwfbp_merge(const std::vector<double>& ready_s, const std::vector<double>& bytes,
-                              const collectives::AlphaBeta& cost) {
+                              const collectives::AlphaBeta& cost, const std::vector<double>& elements,
+                              double min_elements) {
   std::vector<int> group(ready_s.size(), 0);
   if (ready_s.empty()) return group;
   int current = 0;
   double group_start = ready_s[0];  // when the current message's communication can start
   double group_bytes = bytes[0];
+  double group_elements = elements.empty() ? 0 : elements[0];
   double previous_end = 0;          // end of the communication before the current message
   for (size_t i = 1; i < ready_s.size(); ++i) {
-    if (ready_s[i] < group_start + cost.a) {
+    // Merge where this tensor is ready before the message's communication could start plus a
+    // (merging then saves a start-up and delays nothing), or where the message is too small to
+    // go alone.
+    const bool tiny = !elements.empty() && group_elements < min_elements;
+    if (ready_s[i] < group_start + cost.a || tiny) {
       // Merge: the merged message starts when this tensor is ready (or as planned if later).
       group_start = std::max(group_start, ready_s[i]);
       group_bytes += bytes[i];
+      if (!elements.empty()) group_elements += elements[i];
     } else {
       previous_end = group_start + cost.a + cost.b * group_bytes;
       ++current;
       group_start = std::max(ready_s[i], previous_end);
       group_bytes = bytes[i];
+      if (!elements.empty()) group_elements = elements[i];
     }
     group[i] = current;
   }
@@ -137,12 +146,13 @@ std::vector<Message> group_gradients(const Workload& w, const Strategy& s,
     case Grouping::bucket: out = buckets(items, s); break;
     case Grouping::fusion: out = fusion(items, s, w.forward_s()); break;
     case Grouping::mgwfbp: {
-      std::vector<double> ready, bytes;
+      std::vector<double> ready, bytes, elements;
       for (const TensorItem& t : items) {
         ready.push_back(t.ready_s);
         bytes.push_back(t.bytes);
+        elements.push_back(static_cast<double>(t.elements));
       }
-      const std::vector<int> group = mgwfbp_merge(ready, bytes, cost);
+      const std::vector<int> group = mgwfbp_merge(ready, bytes, cost, elements, s.mgwfbp_min_elements);
       for (size_t i = 0; i < items.size(); ++i) {
         if (static_cast<int>(out.size()) <= group[i]) out.emplace_back();
         add_tensor(out.back(), items[i]);

@@ -34,10 +34,13 @@ std::vector<Message> group_gradients(const Workload& workload, const Strategy& s
 
 // MG-WFBP (Shi et al., INFOCOM'19, Algorithm 1): walking the backward order, a tensor is merged
 // into the message before it when its gradient is ready earlier than a after that message's
-// communication could start (merging then saves a start-up a and delays nothing). `ready_s` and
-// `bytes` are per tensor in backward order; returns, per tensor, the index of its message.
+// communication could start (merging then saves a start-up a and delays nothing), or when the
+// message holds fewer than `min_elements` parameters (`elements` per tensor; the released code
+// merges below 8192). `ready_s` and `bytes` are per tensor in backward order; returns, per
+// tensor, the index of its message.
 std::vector<int> mgwfbp_merge(const std::vector<double>& ready_s, const std::vector<double>& bytes,
-                              const collectives::AlphaBeta& cost);
+                              const collectives::AlphaBeta& cost, const std::vector<double>& elements = {},
+                              double min_elements = 0);
 
 // Splits every message into parts of at most `partition_bytes` (0: unchanged).
 std::vector<Message> partition_messages(const std::vector<Message>& messages,

@@ -66,6 +66,9 @@ const std::map<std::string, PresetEntry>& presets() {
         [](Strategy& s) {
           s = allreduce_base();
           s.grouping = Grouping::mgwfbp;
+          // The released code merges any message under 8192 parameters into the next
+          // (ddl-benchmarks mgwfbp/hv_distributed_optimizer.py, _generate_groups_mgwfbp).
+          s.mgwfbp_min_elements = 8192;
         }}},
       {"ddp",
        {"PyTorch DistributedDataParallel: 25 MB buckets in backward order, first bucket 1 MB",

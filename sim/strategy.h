@@ -39,6 +39,7 @@ struct Strategy {
   Aggregation aggregation = Aggregation::allreduce;
   std::string algorithm = "ring";     // a registered all-reduce algorithm, or "auto"
   double call_overhead_s = 0;         // framework cost per message (negotiation, hooks)
+  double mgwfbp_min_elements = 0;     // mgwfbp: a smaller message always merges with the next
   bool node_local_reduce = false;     // PS: reduce inside the node before pushing (BytePS)
 };
 

@@ -25,6 +25,21 @@ TEST(MgWfbp, ThreeLayerExampleWorkedByHand) {
   EXPECT_EQ(mgwfbp_merge({5e-3, 5e-3}, {1e6, 4}, {1e-5, 1e-9}), (std::vector<int>{0, 0}));
 }
 
+TEST(MgWfbp, MessagesBelowTheMinimumMergeWithTheNext) {
+  // Three layers 1 ms apart, start-up 0.2 ms: each would go alone. The released code merges a
+  // message of fewer than 8192 parameters into the next (hv_distributed_optimizer.py): the
+  // 1000-parameter bias goes with the 1M-parameter weight after it; the last stays alone even
+  // when small (there is nothing after it).
+  const collectives::AlphaBeta cost{0.2e-3, 1e-9};
+  const std::vector<double> ready = {10e-3, 11e-3, 12e-3}, bytes = {4000, 4e6, 4000};
+  EXPECT_EQ(mgwfbp_merge(ready, bytes, cost), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(mgwfbp_merge(ready, bytes, cost, {1000, 1e6, 1000}, 8192), (std::vector<int>{0, 0, 1}));
+  // Small messages keep merging until they reach the minimum.
+  EXPECT_EQ(mgwfbp_merge({1e-3, 2e-3, 3e-3, 4e-3}, {4e3, 4e3, 4e3, 4e3}, cost, {3000, 3000, 3000, 3000}, 8192),
+            (std::vector<int>{0, 0, 0, 1}));
+  EXPECT_EQ(make_preset("mgwfbp").mgwfbp_min_elements, 8192);
+}
+
 TEST(MgWfbp, MergesMoreWhenStartUpCostIsHigher) {
   const Workload w = testing::uniform_workload(20, 1e6);
   Strategy s = make_preset("mgwfbp");
