@@ -51,10 +51,12 @@ Fabric default_fabric(const std::string& kind) {
   // Effective per-GPU, per-direction bandwidths that NCCL-style collectives reach, about 80% of
   // the raw link rate: PCIe gen3/4/5 x16 = 15.75/31.5/63 GB/s raw; NVLink as the GPU connects it.
   if (kind == "pcie3") return {kind, 10 * units::kGBps, 5e-6, 0};
-  // PCIe gen3 without a PCIe switch, GPUs split over two CPU sockets: no peer-to-peer, so NCCL
-  // copies through host memory (its SHM transport) and across the socket interconnect;
-  // nccl-tests all_reduce busbw on such dual-socket servers is typically 5-7 GB/s.
-  if (kind == "pcie3-host") return {kind, 6 * units::kGBps, 8e-6, 0, false, false};
+  // PCIe gen3 without peer-to-peer (no PCIe switch that allows it, or GPUs split over two CPU
+  // sockets): NCCL copies through host memory (its SHM transport), every GPU writing and reading
+  // host memory at once. nccl-tests all_reduce on two RTX 2080 Ti without peer-to-peer measured
+  // 4.0 GB/s bus bandwidth from 64 MiB to 1 GiB (validation/data/nccl-tests/rtx2080ti-1x2-ar;
+  // one direction alone, a broadcast, reached 11.1).
+  if (kind == "pcie3-host") return {kind, 4 * units::kGBps, 8e-6, 0, false, false};
   if (kind == "pcie4") return {kind, 20 * units::kGBps, 4e-6, 0};
   // PCIe gen4 without peer-to-peer (consumer or virtualised GPUs): staged through host memory.
   if (kind == "pcie4-host") return {kind, 12 * units::kGBps, 6e-6, 0, false, false};
