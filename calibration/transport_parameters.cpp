@@ -69,7 +69,8 @@ std::vector<Parameter> transport_parameters(const Cluster& base, bool with_serve
   const double fabric = base.fabric.link_bandwidth;
   out.push_back({"fabric.bandwidth", "bytes/s per GPU and direction inside a node", Quantity::fabric_rate,
                  [](const Cluster& c) { return c.fabric.link_bandwidth; },
-                 [](Cluster& c, double v) { c.fabric.link_bandwidth = v; }, 0.01 * fabric, fabric / 0.8});
+                 [](Cluster& c, double v) { c.fabric.link_bandwidth = v; }, 0.01 * fabric,
+                 fabric_line_rate(base.fabric)});
   out.push_back({"fabric.latency", "latency of one step inside a node", Quantity::seconds,
                  [](const Cluster& c) { return c.fabric.latency_s; },
                  [](Cluster& c, double v) { c.fabric.latency_s = v; }, fabric_lo, fabric_hi});

@@ -76,6 +76,14 @@ Fabric default_fabric(const std::string& kind) {
   throw std::invalid_argument("unknown fabric '" + kind + "' (known: " + known + ")");
 }
 
+double fabric_line_rate(const Fabric& f) {
+  // PCIe x16 raw rates: 8, 16, 32 GT/s x 16 lanes at 128b/130b (15.75, 31.5, 63 GB/s).
+  if (f.kind.starts_with("pcie3")) return std::max(f.link_bandwidth, 15.75 * units::kGBps);
+  if (f.kind.starts_with("pcie4")) return std::max(f.link_bandwidth, 31.5 * units::kGBps);
+  if (f.kind.starts_with("pcie5")) return std::max(f.link_bandwidth, 63 * units::kGBps);
+  return f.link_bandwidth / 0.8;
+}
+
 std::vector<std::string> fabric_kinds() {
   return {"pcie3", "pcie3-host", "pcie4", "pcie4-host", "pcie5", "nvlink-bridge",
           "nvlink2", "nvlink3", "nvlink4", "nvlink5"};

@@ -64,6 +64,9 @@ struct Fabric {
 
 // Throws std::invalid_argument naming the known fabrics.
 Fabric default_fabric(const std::string& kind);
+// Bytes/s per GPU and direction of the fabric's raw links, the most a collective can reach
+// through them: PCIe x16 of its generation, else (NVLink) the effective rate / 0.8.
+double fabric_line_rate(const Fabric& f);
 std::vector<std::string> fabric_kinds();
 
 enum class TopologyKind { single_switch, leaf_spine };

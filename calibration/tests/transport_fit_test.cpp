@@ -101,6 +101,34 @@ TEST(TransportFit, RecoversKnownConstantsFromANoisySweepWithinThreePercent) {
   EXPECT_DOUBLE_EQ(result(f, "fabric.bandwidth").value, base.fabric.link_bandwidth);
 }
 
+TEST(TransportFit, FitsAFabricFasterThanItsDefaultUpToTheRawLink) {
+  // One node of 4 GPUs without peer-to-peer (default 4 GB/s) whose collectives reach 5.5 GB/s:
+  // the fit may go up to PCIe gen3 x16's raw 15.75 GB/s, not stop at a bound made of the default.
+  Cluster base = testbed();
+  base.gpus_per_node = 4;
+  base.fabric = default_fabric("pcie3-host");
+  Cluster t = base;
+  t.fabric.link_bandwidth = 5.5 * units::kGBps;
+  std::mt19937 rng(3);
+  std::normal_distribution<double> jitter(0, 0.02);
+  std::vector<FitSample> samples;
+  for (double bytes = 1024; bytes <= 64 * 1024.0 * 1024; bytes *= 2) {
+    CollectiveSample s;
+    s.where = std::to_string(bytes) + " B";
+    s.gpus_per_node = 4;
+    s.bytes = bytes;
+    s.algorithm = "ring";
+    FitSample f = fit_sample(s);
+    f.measured_s = f.predict_s(t) * std::exp(jitter(rng));
+    samples.push_back(f);
+  }
+  const TransportFit f = fit_transport(samples, base, transport_parameters(base, false));
+  EXPECT_EQ(result(f, "fabric.bandwidth").status, FitStatus::fitted);
+  EXPECT_NEAR(result(f, "fabric.bandwidth").value / t.fabric.link_bandwidth, 1, 0.03);
+  EXPECT_DOUBLE_EQ(fabric_line_rate(base.fabric), 15.75 * units::kGBps);
+  EXPECT_DOUBLE_EQ(fabric_line_rate(default_fabric("nvlink4")), 360 * units::kGBps / 0.8);
+}
+
 TEST(TransportFit, OneRankCountCannotTellLatencyFromCallOverhead) {
   // With 4 ranks every all-reduce pays 6 latencies and one call: only their sum is identified.
   const Cluster base = testbed();
