@@ -166,7 +166,7 @@ TEST(Expansion, AllReduceTasksExpandByTheirAlgorithm) {
   EXPECT_EQ(expand(s, t).steps.size(), 6u);
 }
 
-TEST(Expansion, BytePsPushReduceScattersInsideNodesThenTheFirstGpuPushes) {
+TEST(Expansion, BytePsPushReduceScattersInsideNodesThenEachGpuPushesItsShard) {
   Schedule s;
   s.cluster = testing::simple_cluster(2, 4);
   s.strategy = make_preset("wfbp-ps");
@@ -186,13 +186,12 @@ TEST(Expansion, BytePsPushReduceScattersInsideNodesThenTheFirstGpuPushes) {
       EXPECT_DOUBLE_EQ(t.bytes, 2e6);
     }
   }
-  // Then each node's first GPU sends the whole partition to the server; nothing after.
+  // Then each GPU sends its quarter (the shard it copied to the host) to the server; nothing after.
   ASSERT_EQ(st.network.steps.size(), 1u);
-  EXPECT_EQ(st.network.steps[0].size(), 2u);
+  EXPECT_EQ(st.network.steps[0].size(), 8u);
   for (const auto& t : st.network.steps[0]) {
-    EXPECT_EQ(t.src % 4, 0);
     EXPECT_EQ(t.dst, s.gpus());
-    EXPECT_DOUBLE_EQ(t.bytes, 8e6);
+    EXPECT_DOUBLE_EQ(t.bytes, 2e6);
   }
   EXPECT_TRUE(st.after.steps.empty());
   // A pull mirrors it: network first, then the all-gather.

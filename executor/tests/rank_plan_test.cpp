@@ -76,10 +76,12 @@ TEST(RankPlan, DedicatedServersAreExtraRanks) {
   EXPECT_EQ(server.tasks[0].role, Role::skip);
   EXPECT_EQ(server.tasks[2].role, Role::ps);
   EXPECT_EQ(server.tasks[4].role, Role::skip) << "partition 1 belongs to the other server";
-  // BytePS: the node's second GPU only reduces to the first inside the node.
+  // BytePS: the node's second GPU reduces with the first inside the node, then pushes its half
+  // (the shard it copied to the host) to the partition's server.
   const RankPlan second_gpu = plan_rank(s, 1);
-  ASSERT_EQ(second_gpu.tasks[2].steps.size(), 1u);
+  ASSERT_EQ(second_gpu.tasks[2].steps.size(), 2u);
   EXPECT_EQ(second_gpu.tasks[2].steps[0][0].peer, 0);
+  EXPECT_EQ(second_gpu.tasks[2].steps[1][0].peer, 4);
   expect_matched(s);
   EXPECT_THROW(plan_rank(s, 6), std::invalid_argument);
 }

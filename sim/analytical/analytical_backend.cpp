@@ -1,7 +1,7 @@
 // The analytical driver of the scheduling policy: an event loop in simulated time where compute
 // and collectives take their closed-form durations, parameter-server transfers share the NICs
 // and fabric fairly as fluid flows, and node-local stages take turns on the node's stream while
-// sharing the first GPU's fabric link with those transfers.
+// sharing the GPU fabric links with those transfers.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
@@ -23,13 +23,14 @@
 namespace scalecast {
 namespace {
 
-// Link ids of the parameter-server path: the first GPU's fabric link in each direction, the
+// Link ids of the parameter-server path: a GPU's fabric link in each direction (every GPU of a
+// node carries alike: one stands for all), the
 // worker NIC in each direction, then each server's NIC (down, up); colocated servers use the
 // worker NIC.
 class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
-      : links_info_(l), path_(ps_path(s, l)), capacities_(ps_capacities(l)),
+      : links_info_(l), path_(ps_path(s, l)), capacities_(ps_capacities(l, path_)),
         servers_(std::max(1, s.cluster.ps.count(s.cluster.nodes, s.cluster.gpus()))),
         links_(make_links(capacities_, servers_)) {}
 
@@ -47,16 +48,18 @@ class PsNetwork {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
       uses[n++] = {server_link, path_.server_weight};
     }
-    // A transfer between a node and a server is capped as one transfer is (streams, staging),
-    // and by the share of the NIC's rate a transfer of its size reaches.
+    // Each of the partition's transfers between a node and a server (a shard per GPU with a
+    // node-local reduce) is capped as one transfer is (streams, staging), and by the share of
+    // the NIC's rate a transfer of its size reaches.
     double cap = capacities_.transfer_cap;
-    if (!links_info_.size_curve.empty()) cap = std::min(cap, links_info_.nic_payload * links_info_.size_curve.at(t.bytes));
+    if (!links_info_.size_curve.empty())
+      cap = std::min(cap, path_.shards * links_info_.nic_payload * links_info_.size_curve.at(t.bytes / path_.shards));
     links_.add(t.id, t.bytes, std::span<const FairShareLinks::Use>(uses, n), cap);
   }
 
-  // Starts a node-local stage (BytePS's ring reduce-scatter or all-gather) as a fluid flow: the
-  // node's first GPU sends and receives (g - 1) / g of the partition over its fabric link, which
-  // the partition's own network part also crosses, so stages and transfers share it.
+  // Starts a node-local stage (BytePS's ring reduce-scatter or all-gather) as a fluid flow: each
+  // GPU sends and receives (g - 1) / g of the partition over its fabric link, which its shard of
+  // the partition's network part also crosses, so stages and transfers share it.
   void start_stage(const Task& t) {
     links_.add(t.id, collectives::node_ring_bytes(links_info_.gpus_per_node, t.bytes), {{0, 1.0}, {1, 1.0}}, 0);
   }

@@ -33,8 +33,13 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   out.node_stage = st.node_local_reduce && g > 1;
   // BytePS with a single worker machine sums inside the node and never contacts a server.
   if (st.node_local_reduce && c.nodes == 1) return out;
-  // The node's first GPU alone talks to the server: its link carries every partition.
-  if (out.node_stage) out.fabric_weight = 1;
+  // After the node's reduce-scatter each GPU copies its 1/g shard between device and host
+  // (BytePS v0.2.3 core_loops.cc, COPYD2H and COPYH2D): each GPU link carries 1/g of the
+  // partition, as g transfers of a shard each.
+  if (out.node_stage) {
+    out.fabric_weight = 1.0 / g;
+    out.shards = g;
+  }
   // BytePS sums a node's GPUs first and one process per node talks to the servers; otherwise
   // every GPU is a worker of its own and the node's NIC carries g copies.
   const int workers = st.node_local_reduce ? c.nodes : c.gpus();
@@ -50,11 +55,12 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   return out;
 }
 
-PsCapacities ps_capacities(const LinkCapacities& l) {
+PsCapacities ps_capacities(const LinkCapacities& l, const PsPath& p) {
   // NICs are shared by every transfer through them; each transfer is capped on its own (the
-  // GPU end's cap holds the server end's, which has no host staging).
+  // GPU end's cap holds the server end's, which has no host staging), a partition's shards
+  // together at `shards` times that.
   const double cap = l.gpu_transfer_cap > 0 ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
-  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, cap};
+  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, p.shards * cap};
 }
 
 }  // namespace scalecast

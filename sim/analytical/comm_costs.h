@@ -14,25 +14,27 @@ double collective_task_s(const LinkCapacities& links, const Strategy& strategy, 
 // partition's bytes, so that concurrent transfers share those links fairly; and its node-local
 // stage (BytePS: reduce-scatter before a push, all-gather after a pull, on the node's stream).
 struct PsPath {
-  double fabric_weight = 0;   // the node's first GPU link, which the partition leaves or enters by
+  double fabric_weight = 0;   // a node's GPU link (each GPU's share of the partition crosses its own)
   double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
   double server_weight = 0;   // the server's NIC (down for push, up for pull)
   double overhead_s = 0;      // software cost of the request before any byte moves
   double latency_s = 0;       // after the last byte leaves, until it has arrived
   bool colocated = false;     // the server's NIC is a worker node's NIC
   bool node_stage = false;    // a node-local stage runs on the node's NCCL stream
+  int shards = 1;             // transfers a partition's network part is made of (one per GPU of
+                              // the node with a node-local reduce), each capped as one transfer
   bool network() const { return worker_weight > 0 || server_weight > 0; }
 };
 PsPath ps_path(const Schedule& schedule, const LinkCapacities& links);
 
-// Bytes/s of the links on that path, and the most one transfer between a node and a server can
-// carry on its own (streams, host staging, the GPU's own fabric link).
+// Bytes/s of the links on that path, and the most a partition's transfers between a node and a
+// server carry on their own (streams, host staging, each shard's GPU fabric link).
 struct PsCapacities {
   double fabric = 0;
   double worker_nic = 0;
   double server_nic = 0;
   double transfer_cap = 0;
 };
-PsCapacities ps_capacities(const LinkCapacities& links);
+PsCapacities ps_capacities(const LinkCapacities& links, const PsPath& path);
 
 }  // namespace scalecast

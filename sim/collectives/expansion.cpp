@@ -41,13 +41,19 @@ TransferStages transfer_stages(const Schedule& s, const Task& t) {
   const bool push = t.op == CommOp::push;
   TransferStages out;
   std::vector<Transfer> network;
-  for (int n = 0; n < c.nodes; ++n)
-    for (int i = 0; i < g; ++i) {
-      const int rank = n * g + i;
-      // BytePS with a single worker machine sums inside the node and never contacts a server.
-      if ((!local || i == 0) && rank != server && !(local && c.nodes == 1))
-        network.push_back(push ? Transfer{rank, server, t.bytes} : Transfer{server, rank, t.bytes});
-    }
+  // BytePS with a single worker machine sums inside the node and never contacts a server.
+  if (!(local && c.nodes == 1))
+    for (int n = 0; n < c.nodes; ++n)
+      for (int i = 0; i < g; ++i) {
+        const int rank = n * g + i;
+        // With a node-local reduce each GPU copies its 1/g shard between device and host (BytePS
+        // v0.2.3 core_loops.cc, COPYD2H and COPYH2D): a transfer of a shard per GPU, none where
+        // the node hosts the server. Otherwise every GPU is a worker of its own.
+        if (local && node_of(c, rank) != node_of(c, server))
+          network.push_back(push ? Transfer{rank, server, t.bytes / g} : Transfer{server, rank, t.bytes / g});
+        else if (!local && rank != server)
+          network.push_back(push ? Transfer{rank, server, t.bytes} : Transfer{server, rank, t.bytes});
+      }
   if (!network.empty()) out.network.steps.push_back(std::move(network));
   if (local) (push ? out.before : out.after) = node_ring(c.nodes, g, t.bytes);
   return out;
@@ -76,19 +82,20 @@ Expansion expand(const Schedule& s, const Task& t) {
 
 double transfer_count(const Schedule& s, const Task& t) {
   const Cluster& c = s.cluster;
-  const double p = c.gpus(), g = c.gpus_per_node, nodes = c.nodes;
+  const double p = c.gpus(), g = c.gpus_per_node;
   switch (t.op) {
     case CommOp::allreduce:
       if (!t.algorithm) throw std::invalid_argument("transfer_count: task " + std::to_string(t.id) + " has no all-reduce algorithm");
       return t.algorithm->transfers(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
-      // Every GPU, or each node's first with a node-local reduce, talks to the server, unless it
-      // hosts the server (colocated, on a node's first GPU); a single node never does.
+      // Every GPU talks to the server (with a node-local reduce, a shard each), unless it hosts
+      // the server (colocated, on a node's first GPU; with a node-local reduce, its whole node);
+      // a single node never does.
       const bool local = s.strategy.node_local_reduce;
       if (local && c.nodes == 1) return (g - 1) * p;
-      const double hosted = c.ps.placement == Placement::colocated ? 1 : 0;
-      return (local ? nodes : p) - hosted + (local ? (g - 1) * p : 0);
+      const double hosted = c.ps.placement == Placement::colocated ? (local ? g : 1) : 0;
+      return p - hosted + (local ? (g - 1) * p : 0);
     }
     case CommOp::reduce:
     case CommOp::broadcast: return (p - 1) * chain_chunks(t.bytes);
