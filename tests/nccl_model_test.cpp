@@ -169,6 +169,27 @@ TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
   EXPECT_NEAR(bytes / t.seconds / 1e9, 0.5 * core, 0.001 * core);
 }
 
+TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
+  // Two RTX 2080 Ti without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is 12 GB/s to NCCL).
+  Cluster c;
+  c.gpu = "rtx2080ti";
+  c.gpus_per_node = 2;
+  c.fabric = default_fabric("pcie3-host");
+  c.nic_bandwidth = 25e9 / 8;
+  c.net = default_transport_params(Transport::tcp);
+  NcclSettings ring;
+  ring.algo = "ring";
+  ring.proto = "simple";
+  const double bytes = 1073741824;
+  // A ring: both GPUs write and read host memory at once, at the fabric's measured 4 GB/s (below
+  // the uplink's 12 / 2 each); bus bandwidth = algorithm bandwidth with two ranks.
+  const auto ar = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+  EXPECT_NEAR(bytes / ar.seconds / 1e9, 4.0, 0.01);
+  // A broadcast's chain: one GPU writes, the other reads: the uplink's 12 GB/s each way.
+  const auto bcast = collective_time(c, ring, CollectiveOp::broadcast, bytes);
+  EXPECT_NEAR(bytes / bcast.seconds / 1e9, 12.0, 0.05);
+}
+
 TEST(NcclCollective, EachFurtherGpuOfAThreadAddsItsLaunch) {
   const auto one = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 1);
   const auto eight = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 8);

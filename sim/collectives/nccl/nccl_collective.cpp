@@ -24,16 +24,24 @@ Func func_of(CollectiveOp op) {
   }
 }
 
-// Bus bandwidth (GB/s) the scenario's links allow a ring: the fabric inside a node, and the
-// node's network rate across nodes. Without peer-to-peer (NCCL's SHM transport) every step
-// stages through host memory over the PCIe uplink the node's GPUs share: its rate in each
-// direction divided among the GPUs sending at once (all of them in a ring, all but the last in a
-// broadcast's or reduce's chain).
+// What a GPU's share of host memory traffic allows without peer-to-peer (NCCL's SHM transport:
+// every step stages through host memory over the PCIe uplink the node's GPUs share): the
+// uplink's rate in each direction divided among the GPUs sending at once, and where every GPU
+// both writes and reads host memory (a ring, all-to-all, send/receive), no more than the
+// fabric's collective rate, which is what such a ring measured (pcie3-host, sim/cluster.cpp).
+double shm_bw(const NcclSystem& s, int senders, bool two_way) {
+  const double uplink = s.pcie_bw / std::max(1, senders);
+  return two_way ? std::min(uplink, s.fabric_bw) : uplink;
+}
+
+// Bus bandwidth (GB/s) the scenario's links allow a ring: the fabric inside a node (without
+// peer-to-peer, the host uplink's share: all GPUs send in a ring, all but the last in a
+// broadcast's or reduce's chain), and the node's network rate across nodes.
 double links_bus_cap(const NcclSystem& s, Func f, int channels) {
   double cap = 1e300;
   if (s.ppn > 1) {
-    const int senders = (f == Func::broadcast || f == Func::reduce) ? s.ppn - 1 : s.ppn;
-    cap = s.peer_to_peer ? s.fabric_bw : s.pcie_bw / std::max(1, senders);
+    const bool chain = f == Func::broadcast || f == Func::reduce;
+    cap = s.peer_to_peer ? s.fabric_bw : shm_bw(s, chain ? s.ppn - 1 : s.ppn, !chain);
   }
   if (s.nodes > 1) cap = std::min(cap, network_bw(s, channels));
   return cap;
@@ -82,7 +90,7 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
   const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
   // Inside a node: the GPU's links, or without peer-to-peer its share of the host uplink.
   const double intra = s.peer_to_peer ? std::min(s.nvlink ? s.nvlink_bw : s.pcie_bw, s.fabric_bw)
-                                      : s.pcie_bw / std::max(1, s.ppn);
+                                      : shm_bw(s, s.ppn, true);
   const double network = network_bw(s, channels);
   double us = p2p_latency_us(s, p);
   if (op == CollectiveOp::sendrecv) {
