@@ -66,7 +66,7 @@ int run(const std::vector<std::string>& args) {
   std::string schedule_path, output, trace, transport, timeout_text, sweep, op, algorithm, scenario;
   std::vector<std::string> sets;
   double compute_scale = 1, factor = 2;
-  int local = 0, iterations = 5, warmup = 1;
+  int local = 0, iterations = 5, max_iterations = 0, warmup = 1;
   opts.add_options()
       ("schedule", po::value(&schedule_path), "schedule JSON file (scalecast schedule)")
       ("output,o", po::value(&output), "rank 0 writes the timeline JSON (sweep: the CSV) to FILE")
@@ -83,6 +83,9 @@ int run(const std::vector<std::string>& args) {
        ("sweep: all-reduce expansion (" + collectives::allreduce_names(false) + ")").c_str())
       ("step-factor", po::value(&factor)->default_value(2), "sweep: each size is the previous x this")
       ("iters", po::value(&iterations)->default_value(5), "sweep: timed iterations per size")
+      ("max-iters", po::value(&max_iterations)->default_value(0),
+       "sweep: sizes below 1 MiB repeat until they time as many bytes as --iters calls of 1 MiB, up to "
+       "this many calls (0: --iters at every size)")
       ("warmup", po::value(&warmup)->default_value(1), "sweep: untimed iterations per size")
       ("scenario", po::value(&scenario), "sweep: add the analytical prediction on this scenario's cluster")
       ("set,s", po::value(&sets)->composing(), "sweep: override a scenario value: key.path=value");
@@ -110,9 +113,11 @@ int run(const std::vector<std::string>& args) {
       so.reference = reference;
       so.warmup = warmup;
       so.iterations = iterations;
+      so.max_iterations = max_iterations;
       so.transport = transport;
       so.timeout_s = timeout_s;
-      if (iterations < 1 || warmup < 0) throw std::invalid_argument("--iters must be at least 1, --warmup 0 or more");
+      if (iterations < 1 || warmup < 0 || max_iterations < 0 || max_iterations > 100000)
+        throw std::invalid_argument("--iters must be at least 1, --warmup 0 or more, --max-iters 0 to 100000");
       executor::sweep_sizes(so);
       if (!scenario.empty()) load_scenario(scenario, sets);
     }

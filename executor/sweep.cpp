@@ -33,6 +33,12 @@ collectives::Expansion expansion(const SweepOptions& o, int ranks, double bytes)
 
 }  // namespace
 
+int sweep_iterations(const SweepOptions& o, double bytes) {
+  if (o.max_iterations <= o.iterations || !(bytes > 0)) return o.iterations;
+  const double calls = std::ceil(o.iterations * 1048576.0 / bytes);
+  return static_cast<int>(std::clamp(calls, static_cast<double>(o.iterations), static_cast<double>(o.max_iterations)));
+}
+
 std::vector<double> sweep_sizes(const SweepOptions& o) {
   if (!(o.min_bytes >= 1) || !(o.max_bytes >= o.min_bytes))
     throw std::invalid_argument("sweep sizes: expected MIN:MAX with 1 B <= MIN <= MAX");
@@ -62,7 +68,8 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
     world.arrive();
     world.agree("sweep", to_string(o.op) + " " + std::string(o.algorithm->name) + (o.reference ? " reference " : " ") +
                              o.transport + " " + std::to_string(sizes.size()) + " " + std::to_string(sizes.back()) +
-                             " " + std::to_string(o.warmup) + "x" + std::to_string(o.iterations));
+                             " " + std::to_string(o.warmup) + "x" + std::to_string(o.iterations) + "-" +
+                             std::to_string(o.max_iterations));
   } catch (const RefusedError& e) {
     world.abort(e.what(), 2);
   } catch (const std::exception& e) {
@@ -96,12 +103,13 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
       world.barrier("size" + std::to_string(i));
       for (int w = 0; w < o.warmup; ++w) once();
       double start = 0, end = 0;
-      for (int it = 0; it < o.iterations; ++it) {
+      const int iterations = sweep_iterations(o, sizes[i]);
+      for (int it = 0; it < iterations; ++it) {
         const Interval span = once();
         if (it == 0) start = span.start_s;
         end = span.end_s;
       }
-      times.push_back((end - start) / o.iterations);
+      times.push_back((end - start) / iterations);
     }
     for (const auto& text : world.gather("times", nlohmann::json(times).dump())) {
       const auto rank_times = nlohmann::json::parse(text).get<std::vector<double>>();

@@ -24,7 +24,11 @@ struct SweepOptions {
   const collectives::AllreduceAlgorithm* algorithm = &collectives::allreduce_algorithm("ring");
   bool reference = false;     // the library's own all-reduce instead of the expansion
   int warmup = 1;             // untimed iterations per size
-  int iterations = 5;         // timed iterations per size
+  int iterations = 5;         // timed iterations per size, at least
+  // Small sizes repeat until they time as many bytes as `iterations` calls of 1 MiB, up to this
+  // many calls (0: `iterations` at every size), as MPI benchmarks time small messages over more
+  // iterations (OSU micro-benchmarks: 10x more below 8 KiB): their scheduling noise averages out.
+  int max_iterations = 0;
   std::string transport = "gloo";
   double timeout_s = 30;
 };
@@ -46,6 +50,8 @@ struct SweepResult {
 // min, min*factor, ... up to max (all-reduce sizes rounded to whole 4-byte elements).
 // Throws std::invalid_argument for an empty range or a factor not above 1.
 std::vector<double> sweep_sizes(const SweepOptions& options);
+// Timed iterations at a size: `iterations`, more for sizes below 1 MiB up to `max_iterations`.
+int sweep_iterations(const SweepOptions& options, double bytes);
 // "1KB:256MB" -> (1e3, 256e6); throws units::UnitError or std::invalid_argument.
 std::pair<double, double> parse_size_range(const std::string& text);
 

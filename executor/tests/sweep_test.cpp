@@ -25,6 +25,18 @@ TEST(Sweep, AllreduceSizesAreWholeFloats) {
   EXPECT_EQ(sweep_sizes(o), (std::vector<double>{1, 3, 9}));
 }
 
+TEST(Sweep, SmallSizesRepeatUntilTheyTimeAsManyBytesAsTheLargeOnes) {
+  SweepOptions o;
+  o.iterations = 10;
+  EXPECT_EQ(sweep_iterations(o, 1024), 10);  // off by default
+  o.max_iterations = 100;
+  EXPECT_EQ(sweep_iterations(o, 1024), 100);        // 10 x 1 MiB / 1 KiB = 10240, capped
+  EXPECT_EQ(sweep_iterations(o, 262144), 40);       // 10 x 1 MiB / 256 KiB
+  EXPECT_EQ(sweep_iterations(o, 300000), 35);       // rounded up
+  EXPECT_EQ(sweep_iterations(o, 1048576), 10);
+  EXPECT_EQ(sweep_iterations(o, 64 * 1048576.0), 10);
+}
+
 TEST(Sweep, RefusesBadRanges) {
   SweepOptions o;
   o.min_bytes = 10;
