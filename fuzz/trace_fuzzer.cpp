@@ -16,12 +16,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     profiler::TraceImport imported =
         profiler::import_torch_trace(profiler::parse_torch_trace(input.at(0), "fuzzed.json"));
-    if (input.size() > 1)
-      profiler::assign_parameters(imported.profile,
-                                  profiler::read_parameter_list(fuzz::scratch_file("parameters.csv", input[1])));
+    // A scenario reads the profile at its model.precision's element size: the list's own (one
+    // for all its dtypes), or fp32's 4 B without a list.
+    int element_bytes = imported.profile.precision == "fp16" ? 2 : 4;
+    if (input.size() > 1) {
+      const auto list = profiler::read_parameter_list(fuzz::scratch_file("parameters.csv", input[1]));
+      profiler::assign_parameters(imported.profile, list);
+      element_bytes = list.front().element_bytes;
+    }
     std::ostringstream profile;
     profiler::write_profile_csv(profile, imported.profile);
-    const int element_bytes = imported.profile.precision == "fp16" ? 2 : 4;
     fuzz::expect_readable("a profile", [&] { parse_profile_csv(profile.str(), "profile.csv", element_bytes); });
   } catch (const InputError&) {
     // refused with one line: what a bad trace or parameter list must get

@@ -53,6 +53,10 @@ std::vector<Parameter> read_parameter_list(const std::string& path) {
     p.element_bytes = dtype_bytes(p.dtype);
     if (p.element_bytes == 0)
       r.fail("dtype", "a floating-point torch dtype (torch.float32, torch.float16, ...)");
+    // A profile's gradients have one element size, the one a scenario's model.precision gives.
+    if (!list.empty() && p.element_bytes != list.front().element_bytes)
+      r.fail("dtype", "a dtype of " + std::to_string(list.front().element_bytes) + " bytes like " +
+                          list.front().dtype + " before it (a profile carries one gradient precision)");
     // The model's gradients are at most kMaxBytes in all.
     const int64_t most = bytes_left / p.element_bytes;
     const std::string& text = r.text("elements");

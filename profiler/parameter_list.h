@@ -18,8 +18,9 @@ struct Parameter {
 };
 
 // Throws a CsvError (sim/csv.h) naming the file, line and column for a malformed list: a row
-// without a name, a dtype that is no floating-point torch dtype, a parameter listed twice, more
-// than ranges::kMaxTensors parameters or more than ranges::kMaxBytes of them.
+// without a name, a dtype that is no floating-point torch dtype, dtypes of different sizes, a
+// parameter listed twice, more than ranges::kMaxTensors parameters or more than
+// ranges::kMaxBytes of them.
 std::vector<Parameter> read_parameter_list(const std::string& path);
 
 // Sets every layer's gradient columns from the parameters of its module: a parameter goes to

@@ -318,6 +318,12 @@ TEST_F(ParameterList, BadListsNameTheLineAndColumn) {
   EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.int64\n")
                 .rfind("p.csv:2: dtype: expected a floating-point", 0),
             0u);
+  // One gradient element size per profile: fp32 weights with an fp16 bias have no precision a
+  // scenario could read them at (float and float32, half and bfloat16, are alike).
+  EXPECT_EQ(error("parameter,elements,dtype\nw,1000,torch.float32\nb,9,torch.float16\n"),
+            "p.csv:3: dtype: expected a dtype of 4 bytes like torch.float32 before it (a profile carries one "
+            "gradient precision), got 'torch.float16'");
+  EXPECT_EQ(error("parameter,elements,dtype\nw,1000,torch.half\nb,9,torch.bfloat16\n"), "");
   EXPECT_EQ(error("parameter,elements,dtype\nw,4,torch.float32\nw,4,torch.float32\n"),
             "p.csv:3: parameter: expected each parameter once, got 'w'");
   EXPECT_EQ(error("parameter,elements,dtype\n,4,torch.float32\n"), "p.csv:2: parameter: expected a value, got ''");
