@@ -178,6 +178,13 @@ Fabric read_fabric(const YamlReader& f) {
   return fabric;
 }
 
+// NCCL's socket helper threads per connection; a transfer between two nodes spreads over as many
+// streams (the one control socket without them).
+void use_socket_threads(TransportParams& p, int threads) {
+  p.socket_threads = threads;
+  p.streams = std::max(1, threads);
+}
+
 // The transport figures a scenario's network block states, on top of those `c` has (a NIC's or
 // the transport's defaults, or a built schedule's). Needs the cluster's fabric and GPU.
 void read_transport_values(const YamlReader& n, Cluster& c) {
@@ -188,8 +195,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
   if (auto v = n.optional("socket_threads")) {
     if (c.transport != Transport::tcp) v->fail("socket_threads are NCCL's socket transport's: kernel TCP only");
-    p.socket_threads = v->integer(0, ranges::kMaxSocketThreads);
-    p.streams = std::max(1, p.socket_threads);
+    use_socket_threads(p, v->integer(0, ranges::kMaxSocketThreads));
   }
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
@@ -245,10 +251,7 @@ void read_network(const YamlReader& n, Cluster& c) {
     p.latency_s = nic->latency_s;
     p.reported_latency_s = nic->reported_latency_s;
     p.ordered_writes = nic->ordered_writes;
-    if (c.transport == Transport::tcp) {
-      p.socket_threads = nic->socket_threads;
-      p.streams = std::max(1, nic->socket_threads);
-    }
+    if (c.transport == Transport::tcp) use_socket_threads(p, nic->socket_threads);
   }
   read_transport_values(n, c);
 }
