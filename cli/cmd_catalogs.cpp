@@ -1,5 +1,5 @@
-// `scalecast models`, `gpus`, `methods` and `backends`: what the zoo, the GPU catalog, the
-// strategy presets and the backend registry hold, as tables with units.
+// `scalecast models`, `gpus`, `nics`, `methods`, `mechanisms` and `backends`: what the zoo, the
+// catalogs, the strategy presets, the switchable mechanisms and the backend registry hold.
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "sim/backend.h"
 #include "sim/gpu_catalog.h"
+#include "sim/mechanisms.h"
 #include "sim/nic_catalog.h"
 #include "sim/report/text_table.h"
 #include "sim/strategy.h"
@@ -105,6 +106,16 @@ int methods(const std::vector<std::string>& args) {
   });
 }
 
+int mechanisms(const std::vector<std::string>& args) {
+  return no_options("mechanisms", args, [] {
+    for (const auto& m : scalecast::mechanisms())
+      std::cout << m.name << "\n    models: " << m.what << "\n    source: " << m.source
+                << "\n    switched off: " << m.off << '\n';
+    std::cout << "A scenario switches them off with switched_off: [NAME, ...] (or --set switched_off=[NAME]);\n"
+                 "scalecast validate --ablation reports the error with each one off in turn.\n";
+  });
+}
+
 int backends(const std::vector<std::string>& args) {
   return no_options("backends", args, [] {
     for (const auto& b : list_backends()) std::cout << b.name << "\n    " << b.description << '\n';
@@ -115,6 +126,7 @@ const Registration reg_models{"models", "list the model zoo", models};
 const Registration reg_gpus{"gpus", "list the GPU catalog", gpus};
 const Registration reg_nics{"nics", "list the NIC catalog", nics};
 const Registration reg_methods{"methods", "list the communication strategy presets", methods};
+const Registration reg_mechanisms{"mechanisms", "list the mechanisms a scenario can switch off", mechanisms};
 const Registration reg_backends{"backends", "list the prediction backends", backends};
 
 }  // namespace

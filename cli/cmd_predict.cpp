@@ -56,6 +56,11 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
       << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n";
+  if (!s.switched_off.empty()) {
+    out << "switched off";
+    for (Mechanism off : s.switched_off) out << " " << mechanism_info(off).name << " (" << mechanism_info(off).off << ");";
+    out << "\n";
+  }
   if (input.calibrated) {
     out << "calibrated " << input.calibrated->path << ":";
     for (const auto& v : input.calibrated->values) out << " " << v << ";";

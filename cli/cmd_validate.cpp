@@ -1,10 +1,12 @@
 // `scalecast validate`: predicts every measured row (validation/data) zero-shot and calibrated,
 // prints the summary, writes a report folder, and checks or records the regression baseline.
 #include <iostream>
+#include <optional>
 
 #include "cli/command.h"
 #include "calibration/calibrated_cluster.h"
 #include "cli/common.h"
+#include "validation/ablation.h"
 #include "validation/baseline.h"
 #include "validation/report.h"
 #include "validation/summary.h"
@@ -20,6 +22,7 @@ std::vector<validation::Mode> parse_modes(const std::string& text) {
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::string data, backend, mode, report, format, check, record, cluster_file;
+  bool ablation = false;
   opts.add_options()
       ("data,d", po::value(&data)->default_value("validation/data"),
        "folder of measured tables and testbeds.csv")
@@ -31,7 +34,9 @@ int run(const std::vector<std::string>& args) {
        "fail if a table's MAPE is more than 1 point worse than recorded in FILE")
       ("write-baseline", po::value(&record), "record this run's MAPE per table and mode in FILE")
       ("cluster", po::value(&cluster_file),
-       "a calibrated cluster file (scalecast calibrate -o): its values override every testbed's scenario");
+       "a calibrated cluster file (scalecast calibrate -o): its values override every testbed's scenario")
+      ("ablation", po::bool_switch(&ablation),
+       "run again with each mechanism (scalecast mechanisms) switched off in turn and report the error of each");
   return guarded("validate", [&] {
     po::variables_map vm;
     if (parse_options("validate", "[options]", opts, {}, args, vm)) return 0;
@@ -52,7 +57,12 @@ int run(const std::vector<std::string>& args) {
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     validation::write_summary(std::cout, v, format);
     if (format == "table") validation::write_collective_summary(std::cout, v.collectives);
-    if (!report.empty()) validation::write_report(v, report, std::cerr);
+    std::optional<validation::Ablation> ablated;
+    if (ablation) {
+      ablated = validation::run_ablation(options, v, std::cerr);
+      validation::write_ablation(std::cout, *ablated, format);
+    }
+    if (!report.empty()) validation::write_report(v, report, std::cerr, ablated ? &*ablated : nullptr);
     if (!record.empty())
       write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });
     if (check.empty()) return 0;

@@ -52,7 +52,7 @@ std::vector<Message> buckets(const std::vector<TensorItem>& items, const Strateg
 }
 
 // Horovod's background loop wakes every cycle_s from the start of backward and fuses the tensors
-// ready by then, up to the buffer size per message.
+// ready by then, up to the buffer size per message (a cycle of 0: as each tensor is ready).
 std::vector<Message> fusion(const std::vector<TensorItem>& items, const Strategy& s,
                             double backward_start_s) {
   std::vector<Message> out;
@@ -68,7 +68,9 @@ std::vector<Message> fusion(const std::vector<TensorItem>& items, const Strategy
   };
   for (const TensorItem& t : items) {
     const double since_start = t.ready_s - backward_start_s;
-    const double tick = backward_start_s + s.cycle_s * std::ceil(since_start / s.cycle_s - 1e-12);
+    const double tick = s.cycle_s > 0
+                            ? backward_start_s + s.cycle_s * std::ceil(since_start / s.cycle_s - 1e-12)
+                            : t.ready_s;
     if (current.tensors > 0 && (tick != current_tick || current.bytes + t.bytes > s.bucket_bytes))
       flush();
     if (current.tensors == 0) current_tick = tick;

@@ -351,7 +351,7 @@ std::vector<int> read_gpus(const YamlReader& list, const Cluster& cluster) {
 
 Scenario read_scenario(const YamlReader& root, const std::string& path) {
   root.check_keys({"name", "description", "assumptions", "model", "gpu", "cluster", "strategy",
-                   "methods", "gpus", "iterations", "prices", "search"});
+                   "methods", "gpus", "iterations", "prices", "search", "switched_off"});
   Scenario s;
   s.path = path;
   s.name = root.require("name").string();
@@ -367,6 +367,11 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   if (auto v = root.optional("prices")) s.prices = read_prices(*v);
   if (auto v = root.optional("search")) s.search = read_search(*v, method_names());
+  if (auto v = root.optional("switched_off")) {
+    for (const auto& name : v->choice_list("a mechanism", mechanism_names()))
+      s.switched_off.push_back(parse_mechanism(name));
+    switch_off(s.switched_off, s.cluster, s.strategy.nccl);
+  }
   return s;
 }
 
@@ -582,6 +587,7 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   if (o.partition_bytes > 0) s.partition_bytes = o.partition_bytes;
   if (o.credit_bytes > 0) s.credit_bytes = o.credit_bytes;
   if (o.call_overhead_s >= 0) s.call_overhead_s = o.call_overhead_s;
+  switch_off(scenario.switched_off, s);
   return s;
 }
 

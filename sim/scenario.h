@@ -9,6 +9,7 @@
 #include "sim/cluster.h"
 #include "sim/collectives/nccl/nccl_settings.h"
 #include "sim/gpu_catalog.h"
+#include "sim/mechanisms.h"
 #include "sim/scenario_override.h"
 #include "sim/search_space.h"
 #include "sim/strategy.h"
@@ -66,6 +67,7 @@ struct Scenario {
   SearchSpace search;                 // what recommend searches (search.given: false when none)
   int iterations = 5;                 // iterations of a trace, timeline or schedule file; a row
                                       // needs two (steady_state.h)
+  std::vector<Mechanism> switched_off;  // mechanisms left out of the model (an ablation)
 };
 
 // Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to

@@ -46,13 +46,29 @@ CollectiveValidation validate_collectives(const std::string& data, std::ostream&
   return v;
 }
 
+CollectiveMeans collective_means(const CollectiveValidation& v) {
+  CollectiveMeans m;
+  for (const ClusterRun& c : v.clusters) {
+    if (!c.gate()) continue;
+    const CollectiveComparison& k = c.comparison;
+    if (k.latency_sizes) m.latency_pct += k.latency_mape, ++m.latency_clusters;
+    if (k.bandwidth_sizes) {
+      m.bandwidth_pct += k.bandwidth_mape;
+      ++m.bandwidth_clusters;
+      m.over15 += k.bandwidth_mape > 15;
+      m.over25 += k.bandwidth_mape > 25;
+    }
+  }
+  if (m.latency_clusters) m.latency_pct /= m.latency_clusters;
+  if (m.bandwidth_clusters) m.bandwidth_pct /= m.bandwidth_clusters;
+  return m;
+}
+
 void write_collective_summary(std::ostream& out, const CollectiveValidation& v) {
   if (v.clusters.empty()) return;
   TextTable t({"cluster", "op", "gpus", "nodes", "latency", "latency MAPE", "bandwidth", "bandwidth MAPE", "worst",
                "algorithm at 1 MiB"},
               {"", "", "", "", "sizes", "%", "sizes", "%", "%", ""});
-  double latency = 0, bandwidth = 0;
-  int n_latency = 0, n_bandwidth = 0, over15 = 0, over25 = 0;
   std::vector<const ClusterRun*> left_out;
   for (const ClusterRun& c : v.clusters) {
     if (!c.gate()) {
@@ -70,20 +86,13 @@ void write_collective_summary(std::ostream& out, const CollectiveValidation& v) 
                std::to_string(k.latency_sizes), k.latency_sizes ? fmt::format("{:.1f}", k.latency_mape) : "-",
                std::to_string(k.bandwidth_sizes), k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_mape) : "-",
                k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_max) : "-", at_mib});
-    if (k.latency_sizes) latency += k.latency_mape, ++n_latency;
-    if (k.bandwidth_sizes) {
-      bandwidth += k.bandwidth_mape;
-      ++n_bandwidth;
-      over15 += k.bandwidth_mape > 15;
-      over25 += k.bandwidth_mape > 25;
-    }
   }
+  const CollectiveMeans m = collective_means(v);
   out << "\ncollectives (nccl-tests outputs, validation/data/nccl-tests), zero-shot: error of the predicted time per size\n";
   t.write(out);
   out << fmt::format("mean over clusters: {:.1f}% below 64 KiB ({} clusters), {:.1f}% from 1 MiB ({} clusters); "
                      "{} clusters above 15% and {} above 25% from 1 MiB\n",
-                     n_latency ? latency / n_latency : 0.0, n_latency, n_bandwidth ? bandwidth / n_bandwidth : 0.0,
-                     n_bandwidth, over15, over25);
+                     m.latency_pct, m.latency_clusters, m.bandwidth_pct, m.bandwidth_clusters, m.over15, m.over25);
   for (const ClusterRun* c : left_out)
     out << fmt::format("left out: {} ({:.1f}% below 64 KiB, {:.1f}% from 1 MiB): {}\n", c->cluster,
                        c->comparison.latency_mape, c->comparison.bandwidth_mape, c->role.substr(7));

@@ -32,6 +32,14 @@ struct CollectiveValidation {
 CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress,
                                           const ScenarioOverrides& cluster = {});
 
+// The means over the judged clusters of their regimes' MAPE (percent), and how many clusters are
+// above 15% and 25% from 1 MiB.
+struct CollectiveMeans {
+  double latency_pct = 0, bandwidth_pct = 0;
+  int latency_clusters = 0, bandwidth_clusters = 0, over15 = 0, over25 = 0;
+};
+CollectiveMeans collective_means(const CollectiveValidation& v);
+
 // One line per cluster with its regimes' MAPE, and the means over clusters.
 void write_collective_summary(std::ostream& out, const CollectiveValidation& v);
 

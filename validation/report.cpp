@@ -14,7 +14,8 @@ namespace scalecast::validation {
 
 namespace fs = std::filesystem;
 
-void write_report(const ValidationResult& v, const std::string& dir, std::ostream& progress) {
+void write_report(const ValidationResult& v, const std::string& dir, std::ostream& progress,
+                  const Ablation* ablation) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec))
@@ -23,10 +24,16 @@ void write_report(const ValidationResult& v, const std::string& dir, std::ostrea
   if (!plots.problem.empty()) progress << "validate: " << plots.problem << '\n';
   OutputFiles files;
   files.add((fs::path(dir) / "report.md").string(),
-            [&](std::ostream& o) { write_report_markdown(o, v, plots); });
+            [&](std::ostream& o) {
+              write_report_markdown(o, v, plots);
+              if (ablation) write_ablation_markdown(o, *ablation);
+            });
   files.add((fs::path(dir) / "rows.csv").string(), [&](std::ostream& o) { write_rows_csv(o, v); });
+  if (ablation)
+    files.add((fs::path(dir) / "ablation.csv").string(), [&](std::ostream& o) { write_ablation(o, *ablation, "csv"); });
   files.commit();
-  progress << "validate: wrote " << (fs::path(dir) / "report.md").string() << ", rows.csv and "
+  progress << "validate: wrote " << (fs::path(dir) / "report.md").string() << ", rows.csv"
+           << (ablation ? ", ablation.csv" : "") << " and "
            << plots.images.size() << " plots\n";
 }
 

@@ -40,6 +40,14 @@ if command -v gnuplot >/dev/null; then
 fi
 
 printf 'table,mode,backend,rows,mape_pct\n%s,zero-shot,analytical,168,1.00\n' "$ddl" >"$tmp/tight.csv"
+"$bin" validate --mode zero-shot --ablation --report "$tmp/ablated" >"$tmp/ablation.txt" 2>&1
+check "ablation lists every mechanism" 0 "^nccl-algorithms " -- cat "$tmp/ablation.txt"
+check "ablation has a units row" 0 "held-out MAPE %" -- cat "$tmp/ablation.txt"
+check "ablation in report.md" 0 "^## Ablation" -- cat "$tmp/ablated/report.md"
+check "ablation changes what it switches off" 0 "^differ$" -- awk -F, '
+  $2 == "nccl-tests latency" && $1 == "none (full model)" { full = $4 }
+  $2 == "nccl-tests latency" && $1 == "nccl-protocols" { off = $4 }
+  END { print (full != "" && off != "" && full != off) ? "differ" : "same: " full " " off }' "$tmp/ablated/ablation.csv"
 check "gate fails when worse" 1 "WORSE" -- "$bin" validate --mode zero-shot --check "$tmp/tight.csv"
 printf 'table,mode,backend,rows,mape_pct\n%s,zero-shot,analytical,168,99\n' "$ddl" >"$tmp/loose.csv"
 check "gate passes" 0 "ok$" -- "$bin" validate --mode zero-shot --check "$tmp/loose.csv"

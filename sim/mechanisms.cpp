@@ -1,0 +1,102 @@
+// The catalog of switchable mechanisms with their sources, and what switching each off sets.
+// Defaults and their sources live where the mechanism does (strategy.cpp, cluster.cpp, nccl/).
+#include "sim/mechanisms.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace scalecast {
+
+const std::vector<MechanismInfo>& mechanisms() {
+  static const std::vector<MechanismInfo> catalog = {
+      {Mechanism::framework_overhead, "framework-overhead",
+       "a framework's software cost per message: Horovod negotiates, launches and polls each tensor; "
+       "DistML calls each all-reduce from Python",
+       "Horovod 250 us and DistML 150 us per message (sim/strategy.cpp)", "no cost per message"},
+      {Mechanism::fusion_cycle, "fusion-cycle",
+       "Horovod's background loop wakes every cycle and fuses the tensors ready by then",
+       "HOROVOD_CYCLE_TIME, 5 ms (Horovod's default)", "a buffer leaves as soon as its tensors are ready"},
+      {Mechanism::mgwfbp_small_merge, "mgwfbp-small-merge",
+       "MG-WFBP merges a message under 8192 parameters into the next, whatever its cost model says",
+       "ddl-benchmarks mgwfbp/hv_distributed_optimizer.py", "only the t = a + b*bytes rule merges"},
+      {Mechanism::credit, "credit", "ByteScheduler's credit: bytes committed and not yet done, at most",
+       "BYTESCHEDULER_CREDIT (bytescheduler/docs/scheduling.md); 16M parameters over Horovod, four "
+       "partitions over BytePS",
+       "no bound on the bytes in flight"},
+      {Mechanism::priority, "priority",
+       "ByteScheduler sends the layers the next forward needs first, and each layer's forward waits "
+       "only for its own gradients",
+       "Peng et al., SOSP'19; ByteScheduler's forward hooks", "readiness order, the next forward after every update"},
+      {Mechanism::call_overhead, "call-overhead",
+       "the collective library's or PS client's software cost of starting one collective or request",
+       "20 us kernel TCP, 10 us RDMA and EFA (sim/cluster.cpp)", "no cost per call"},
+      {Mechanism::core_copy, "core-copy",
+       "one host core copies a stream's data into and out of sockets or libfabric's buffers",
+       "25 Gbit/s per core (sim/cluster.cpp, core_copy_bandwidth); NCCL_SOCKET_NTHREADS per stack",
+       "streams bound by the NIC alone"},
+      {Mechanism::host_staging, "host-staging",
+       "without GPUDirect RDMA (and always with kernel TCP) data crosses host memory over PCIe",
+       "PCIe of the GPU's generation (sim/cluster.cpp; network.gpudirect)", "the NIC reads GPU memory directly"},
+      {Mechanism::in_order_connections, "in-order-connections",
+       "a Gloo pair or a ZeroMQ socket sends one message after another (network.connections: in-order)",
+       "Gloo's pairs, ps-lite's ZMQ van", "transfers between two machines share the links fairly"},
+      {Mechanism::shared_cores, "shared-cores",
+       "a namespace testbed's nodes share the machine's cores, so host software costs grow with them",
+       "cluster.shared_cores (testbed/README.md)", "every node has cores of its own"},
+      {Mechanism::nccl_protocols, "nccl-protocols",
+       "NCCL's LL and LL128 protocols, picked by size as NCCL's tuner does",
+       "NCCL 2.27 src/graph/tuning.cc (sim/collectives/nccl/)", "Simple only, as NCCL_PROTO=Simple"},
+      {Mechanism::nccl_algorithms, "nccl-algorithms",
+       "NCCL's tree, NVLS, NVLS-tree and CollNet next to the ring, picked by size as NCCL's tuner does",
+       "NCCL 2.27 src/graph/tuning.cc (sim/collectives/nccl/)", "the ring only, as NCCL_ALGO=Ring"},
+  };
+  return catalog;
+}
+
+std::vector<std::string> mechanism_names() {
+  std::vector<std::string> names;
+  for (const auto& m : mechanisms()) names.push_back(m.name);
+  return names;
+}
+
+const MechanismInfo& mechanism_info(Mechanism m) {
+  for (const auto& info : mechanisms())
+    if (info.id == m) return info;
+  throw std::logic_error("mechanism missing from the catalog");
+}
+
+Mechanism parse_mechanism(const std::string& name) {
+  for (const auto& info : mechanisms())
+    if (info.name == name) return info.id;
+  std::string known;
+  for (const auto& n : mechanism_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown mechanism '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+bool has(const std::vector<Mechanism>& off, Mechanism m) {
+  return std::find(off.begin(), off.end(), m) != off.end();
+}
+
+}  // namespace
+
+void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl::NcclSettings& nccl) {
+  if (has(off, Mechanism::call_overhead)) c.net.call_overhead_s = 0;
+  if (has(off, Mechanism::core_copy)) c.net.stream_bandwidth = 0;
+  if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
+  if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;
+  if (has(off, Mechanism::shared_cores)) c.shared_cores = 0;
+  if (has(off, Mechanism::nccl_protocols)) nccl.proto = "simple";
+  if (has(off, Mechanism::nccl_algorithms)) nccl.algo = "ring";
+}
+
+void switch_off(const std::vector<Mechanism>& off, Strategy& s) {
+  if (has(off, Mechanism::framework_overhead)) s.call_overhead_s = 0;
+  if (has(off, Mechanism::fusion_cycle)) s.cycle_s = 0;
+  if (has(off, Mechanism::mgwfbp_small_merge)) s.mgwfbp_min_elements = 0;
+  if (has(off, Mechanism::credit)) s.credit_bytes = s.credit_parameters = 0;
+  if (has(off, Mechanism::priority)) s.priority = s.overlap_next_forward = false;
+}
+
+}  // namespace scalecast
