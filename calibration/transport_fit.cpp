@@ -1,6 +1,6 @@
 // The fit: LM over the parameters still free, then the covariance sigma^2 (J'J)^-1 at the
-// solution; a parameter without effect or with a log standard error above 0.5 goes back to its
-// default and the rest are fitted again, until every free one is identified.
+// solution; a parameter without effect, with a log standard error above 0.5, or whose effect is
+// within the residual scatter goes back to its default and the rest are fitted again.
 #include "calibration/transport_fit.h"
 
 #include <Eigen/Dense>
@@ -92,28 +92,41 @@ TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster&
     }
     const Eigen::MatrixXd& v = svd.matrixV();
     const Eigen::MatrixXd cov = sigma2 * v * inverse_square.asDiagonal() * v.transpose();
+    // A parameter is identified when its standard error is small and its effect on some
+    // measurement exceeds the fit's residual scatter: residuals and parameters are both logs, so
+    // a Jacobian entry is the share of that measurement's time the parameter drives. A
+    // parameter whose effect on every measurement is within the scatter (a per-step latency under
+    // one large message) could only be moved by the model's own error; held at its default.
+    const double scatter = std::sqrt(sigma2);
     size_t worst = free.size();
-    double worst_error = 0;
+    double worst_weakness = 1;
     for (Eigen::Index j = 0; j < k; ++j) {
       ParameterFit& r = out.results[free[j]];
       const double effect = lm.jacobian.col(j).norm();
+      const double largest_effect = lm.jacobian.col(j).cwiseAbs().maxCoeff();
       const double error = std::sqrt(std::max(0.0, cov(j, j)));
+      double weakness = std::max(error / kMaxLogError, scatter / std::max(largest_effect, 1e-300));
       // At a bound and pushed outward by the residuals: the measurements want it out of range.
       const double pull = lm.jacobian.col(j).dot(lm.residuals);
       const bool at_bound = (lm.x[j] <= lower[j] + 1e-9 && pull > 1e-9) || (lm.x[j] >= upper[j] - 1e-9 && pull < -1e-9);
       r.value = std::exp(lm.x[j]);
       r.low = std::exp(lm.x[j] - 1.96 * error);
       r.high = std::exp(lm.x[j] + 1.96 * error);
-      r.status = at_bound ? FitStatus::at_bound : FitStatus::fitted;
-      if (effect < 1e-6 || at_bound) {
-        // No effect, or a value past its physical range: something else is wrong with the model
-        // or the measurements; this one must not absorb it.
-        r.status = effect < 1e-6 ? FitStatus::no_effect : FitStatus::at_bound;
+      r.status = FitStatus::fitted;
+      if (effect < 1e-6) {
+        r.status = FitStatus::no_effect;
+        weakness = std::numeric_limits<double>::infinity();
+      } else if (largest_effect < scatter) {
+        r.status = FitStatus::not_identified;  // a bound it reached would be the noise's
+      } else if (at_bound) {
+        // A value past its physical range: something else is wrong with the model or the
+        // measurements; this one must not absorb it.
+        r.status = FitStatus::at_bound;
+        weakness = std::numeric_limits<double>::infinity();
+      }
+      if (weakness > worst_weakness) {
         worst = static_cast<size_t>(j);
-        worst_error = std::numeric_limits<double>::infinity();
-      } else if (!at_bound && error > kMaxLogError && error > worst_error) {
-        worst = static_cast<size_t>(j);
-        worst_error = error;
+        worst_weakness = weakness;
       }
     }
     out.cluster = apply(lm.x);

@@ -95,6 +95,11 @@ int ParameterServers::count(int node_count, int gpu_count) const {
   return std::max(1, node_count);
 }
 
+double staging_bandwidth(const Cluster& c) {
+  const double staging = c.net.host_staging_bandwidth;
+  return staging > 0 ? std::min(staging, c.fabric.link_bandwidth) : 0;
+}
+
 Transport parse_transport(const std::string& text) {
   if (text == "tcp") return Transport::tcp;
   if (text == "rdma") return Transport::rdma;

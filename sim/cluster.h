@@ -130,6 +130,11 @@ struct Cluster {
   double cores_shared_by() const;
 };
 
+// Bytes/s a network transfer through host memory reaches (0: GPUDirect, no staging): the
+// transport's staging rate, never more than the fabric's per-GPU rate, since staged data crosses
+// the same GPU link (a calibrated fabric moves both).
+double staging_bandwidth(const Cluster& c);
+
 Transport parse_transport(const std::string& text);  // "tcp" | "rdma" | "efa"
 std::string to_string(Transport t);
 TopologyKind parse_topology_kind(const std::string& text);  // "single-switch" | "leaf-spine"

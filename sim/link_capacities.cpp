@@ -62,8 +62,8 @@ LinkCapacities link_capacities(const Cluster& c) {
   const double streams = c.net.stream_bandwidth > 0 ? c.net.stream_bandwidth * std::max(1, c.net.streams) : 0;
   l.server_transfer_cap = streams;
   l.gpu_transfer_cap = streams;
-  if (c.net.host_staging_bandwidth > 0)
-    l.gpu_transfer_cap = streams > 0 ? std::min(streams, c.net.host_staging_bandwidth) : c.net.host_staging_bandwidth;
+  if (const double staging = staging_bandwidth(c); staging > 0)
+    l.gpu_transfer_cap = streams > 0 ? std::min(streams, staging) : staging;
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
     l.leaf_uplink = c.topology.nodes_per_leaf * l.nic_payload / std::max(1.0, c.topology.oversubscription);

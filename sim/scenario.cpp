@@ -216,9 +216,9 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   }
   const auto gpudirect = n.optional("gpudirect");
   const bool direct = gpudirect && gpudirect->boolean();
-  // Without GPUDirect RDMA data is staged through host memory: it crosses the GPU's PCIe link,
-  // never faster than that link nor than the fabric.
-  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : std::min(c.fabric.link_bandwidth, pcie_bandwidth(find_gpu(c.gpu)));
+  // Without GPUDirect RDMA data is staged through host memory: it crosses the GPU's PCIe link
+  // (and never goes faster than the fabric: staging_bandwidth()).
+  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : pcie_bandwidth(find_gpu(c.gpu));
   // EFA without device RDMA (g4dn; FI_EFA_USE_DEVICE_RDMA=0) delivers into libfabric's own
   // receive buffers, and the progressing thread copies each packet out: one core's copy rate
   // bounds a stream (libfabric prov/efa, long-CTS protocol: efa_rdm_pke_copy_payload_to_ope).

@@ -50,7 +50,7 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.nics = l.nics;
   s.nic_bw = c.nic_bandwidth / 1e9;
   s.nic_payload = c.nic_bandwidth * c.net.efficiency / 1e9;
-  s.staging_bw = c.net.host_staging_bandwidth / 1e9;
+  s.staging_bw = staging_bandwidth(c) / 1e9;
   s.core_copy_bw = c.net.stream_bandwidth / 1e9;
   s.gdr = c.net.host_staging_bandwidth <= 0 && c.transport != Transport::tcp;
   s.sockets = c.transport == Transport::tcp;
