@@ -134,7 +134,9 @@ TEST(Scenario, FullScenarioParsesEveryField) {
   EXPECT_DOUBLE_EQ(c.net.efficiency, 0.9);
   EXPECT_DOUBLE_EQ(c.net.stream_bandwidth, 20 * units::kGbps);
   EXPECT_EQ(c.net.streams, 3);
-  EXPECT_DOUBLE_EQ(c.net.host_staging_bandwidth, 8e9);  // gpudirect: false -> fabric's link
+  // gpudirect: false -> the GPU's PCIe (gen3 x16), used at most at the fabric's 8 GB/s
+  EXPECT_DOUBLE_EQ(c.net.host_staging_bandwidth, 12e9);
+  EXPECT_DOUBLE_EQ(staging_bandwidth(c), 8e9);
   EXPECT_DOUBLE_EQ(c.net.call_overhead_s, 15e-6);
   EXPECT_EQ(c.topology.kind, TopologyKind::leaf_spine);
   EXPECT_EQ(c.topology.nodes_per_leaf, 4);
