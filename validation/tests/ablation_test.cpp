@@ -7,36 +7,13 @@
 #include <algorithm>
 #include <sstream>
 
+#include "validation/tests/two_row_result.h"
+
 namespace scalecast::validation {
 namespace {
 
-// Two rows of table "t-2020" predicted zero-shot at +10% and -20%: MAPE 15%, ranking 1 of 1.
-ValidationResult two_rows() {
-  ValidationResult v;
-  v.backend = "analytical";
-  v.modes = {Mode::zero_shot};
-  for (const auto& [method, measured, predicted] :
-       {std::tuple{"wfbp-allreduce", 100.0, 110.0}, std::tuple{"mgwfbp", 200.0, 160.0}}) {
-    MeasuredRow r;
-    r.table = "t-2020";
-    r.network = "n";
-    r.model = "m";
-    r.method = method;
-    r.gpus = 8;
-    r.throughput = measured;
-    r.stddev = 1;
-    v.rows.push_back(r);
-    Case c;
-    c.expressible = true;
-    v.cases.push_back(c);
-    v.calibration_row.push_back(false);
-    v.zero_shot.push_back({true, predicted});
-  }
-  return v;
-}
-
 TEST(Ablation, FiguresOfARun) {
-  const AblationRun r = ablation_run(two_rows(), "credit");
+  const AblationRun r = ablation_run(testing::two_row_result("t-2020"), "credit");
   ASSERT_EQ(r.tables.size(), 1u);
   EXPECT_NEAR(r.tables[0].zero_shot_mape, 15, 1e-9);
   EXPECT_LT(r.tables[0].calibrated_mape, 0);  // not run
@@ -48,7 +25,7 @@ TEST(Ablation, FiguresOfARun) {
 TEST(Ablation, RendersTableCsvAndMarkdown) {
   Ablation a;
   a.backend = "analytical";
-  a.runs = {ablation_run(two_rows(), ""), ablation_run(two_rows(), "credit")};
+  a.runs = {ablation_run(testing::two_row_result("t-2020"), ""), ablation_run(testing::two_row_result("t-2020"), "credit")};
   a.runs[1].tables[0].zero_shot_mape = 17.25;
   std::ostringstream table, csv, md;
   write_ablation(table, a, "table");

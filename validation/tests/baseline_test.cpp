@@ -9,34 +9,10 @@
 #include "sim/csv.h"
 #include "validation/data_error.h"
 #include "validation/summary.h"
+#include "validation/tests/two_row_result.h"
 
 namespace scalecast::validation {
 namespace {
-
-// Two rows of table "t" predicted zero-shot with errors +10% and -20%: MAPE 15%.
-ValidationResult fake_result() {
-  ValidationResult v;
-  v.backend = "analytical";
-  v.modes = {Mode::zero_shot};
-  for (const auto& [method, measured, predicted] :
-       {std::tuple{"bsp-ps", 100.0, 110.0}, std::tuple{"wfbp-ps", 200.0, 160.0}}) {
-    MeasuredRow r;
-    r.table = "t";
-    r.network = "n";
-    r.model = "m";
-    r.method = method;
-    r.gpus = 8;
-    r.throughput = measured;
-    r.stddev = 1;
-    v.rows.push_back(r);
-    Case c;
-    c.expressible = true;
-    v.cases.push_back(c);
-    v.calibration_row.push_back(is_calibration_row(r));
-    v.zero_shot.push_back({true, predicted});
-  }
-  return v;
-}
 
 BaselineEntry entry(double mape, std::size_t rows, std::string backend = "analytical") {
   return {"t", "zero-shot", std::move(backend), rows, mape, 2};
@@ -44,12 +20,12 @@ BaselineEntry entry(double mape, std::size_t rows, std::string backend = "analyt
 
 TEST(Baseline, WrittenFiguresAreTheGateFigures) {
   std::ostringstream out;
-  write_baseline(out, fake_result());
+  write_baseline(out, testing::two_row_result());
   EXPECT_EQ(out.str(), "table,mode,backend,rows,mape_pct\nt,zero-shot,analytical,2,15.00\n");
 }
 
 TEST(Baseline, PassesWithinOnePointAndFailsBeyond) {
-  const ValidationResult v = fake_result();
+  const ValidationResult v = testing::two_row_result();
   EXPECT_TRUE(check_baseline({entry(14.5, 2)}, v, "b.csv").passed);
   EXPECT_TRUE(check_baseline({entry(14.0, 2)}, v, "b.csv").passed);
   const BaselineCheck worse = check_baseline({entry(13.9, 2)}, v, "b.csv");
@@ -61,15 +37,15 @@ TEST(Baseline, PassesWithinOnePointAndFailsBeyond) {
 }
 
 TEST(Baseline, FailsWhenRowsGoMissing) {
-  EXPECT_FALSE(check_baseline({entry(15, 3)}, fake_result(), "b.csv").passed);
+  EXPECT_FALSE(check_baseline({entry(15, 3)}, testing::two_row_result(), "b.csv").passed);
 }
 
 TEST(Baseline, NoFiguresForTheBackendIsAnInputError) {
-  EXPECT_THROW(check_baseline({entry(15, 2, "simgrid")}, fake_result(), "b.csv"), DataError);
+  EXPECT_THROW(check_baseline({entry(15, 2, "simgrid")}, testing::two_row_result(), "b.csv"), DataError);
 }
 
 TEST(Summary, HeldOutExcludesTheCalibrationSubset) {
-  const auto lines = summary_lines(fake_result());
+  const auto lines = summary_lines(testing::two_row_result());
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(subset_name(lines[0]), "all");
   EXPECT_NEAR(lines[0].errors.mape, 15.0, 1e-12);
@@ -77,13 +53,13 @@ TEST(Summary, HeldOutExcludesTheCalibrationSubset) {
   ASSERT_EQ(lines[1].rows.size(), 1u);  // bsp-ps is a calibration row
   EXPECT_NEAR(lines[1].errors.mape, 20.0, 1e-12);
   std::ostringstream csv;
-  write_summary(csv, fake_result(), "csv");
+  write_summary(csv, testing::two_row_result(), "csv");
   EXPECT_NE(
       csv.str().find("t,zero-shot,all,2,2,0,15.00,m n wfbp-ps 8 GPUs,-20.00,1,1,0,analytical"),
       std::string::npos)
       << csv.str();
   std::ostringstream table;
-  EXPECT_THROW(write_summary(table, fake_result(), "json"), std::invalid_argument);
+  EXPECT_THROW(write_summary(table, testing::two_row_result(), "json"), std::invalid_argument);
 }
 
 }  // namespace
