@@ -35,6 +35,23 @@ class TempFolder {
   std::filesystem::path path_;
 };
 
+// A minimal valid scenario (14 lines: tests name lines of it and of what they append).
+inline const std::string kBaseScenario = R"(name: base
+model:
+  name: resnet50
+  batch_per_gpu: 64
+gpu:
+  type: v100-pcie
+cluster:
+  gpus_per_node: 4
+  fabric: pcie3
+  network:
+    bandwidth: 10Gbps
+    transport: tcp
+methods: [bsp-allreduce, wfbp-allreduce]
+gpus: [4, 8, 16]
+)";;
+
 // `layers` layers, each 1 ms forward, 2 ms backward and one gradient tensor of `bytes`.
 inline Workload uniform_workload(int layers, double bytes, double forward_s = 1e-3,
                                  double backward_s = 2e-3) {

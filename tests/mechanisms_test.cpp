@@ -13,23 +13,6 @@
 namespace scalecast {
 namespace {
 
-const std::string kScenario = R"(name: base
-model:
-  name: resnet50
-  batch_per_gpu: 64
-gpu:
-  type: v100-pcie
-cluster:
-  gpus_per_node: 4
-  fabric: pcie3
-  network:
-    bandwidth: 10Gbps
-    transport: tcp
-    connections: in-order
-methods: [bytescheduler-allreduce, mgwfbp]
-gpus: [8]
-)";
-
 TEST(Mechanisms, NamesAreDistinctAndParseBack) {
   std::set<std::string> seen;
   for (const auto& m : mechanisms()) {
@@ -100,24 +83,25 @@ TEST(Mechanisms, StrategySwitchesClearTheirKnobs) {
 }
 
 TEST(Mechanisms, AScenarioListReachesClusterNcclAndEveryMethod) {
-  const Scenario s = parse_scenario(kScenario, "scen.yaml",
-                                    {"switched_off=[in-order-connections, credit, nccl-protocols]"});
+  const Scenario s = parse_scenario(testing::kBaseScenario, "scen.yaml",
+                                    {"cluster.network.connections=in-order",
+                                     "switched_off=[in-order-connections, credit, nccl-protocols]"});
   EXPECT_FALSE(s.cluster.net.in_order_connections);
   EXPECT_EQ(s.strategy.nccl.proto, "simple");
   EXPECT_EQ(strategy_for(s, "bytescheduler-allreduce").credit_bytes, 0);
   EXPECT_TRUE(strategy_for(s, "bytescheduler-allreduce").priority);
-  const Scenario plain = parse_scenario(kScenario, "scen.yaml");
+  const Scenario plain = parse_scenario(testing::kBaseScenario, "scen.yaml", {"cluster.network.connections=in-order"});
   EXPECT_TRUE(plain.cluster.net.in_order_connections);
   EXPECT_EQ(strategy_for(plain, "bytescheduler-allreduce").credit_bytes, 16e6 * 4);
 }
 
 TEST(Mechanisms, AnUnknownNameInAScenarioNamesItsLine) {
   try {
-    parse_scenario(kScenario + "switched_off: [credit, jitter]\n", "scen.yaml");
+    parse_scenario(testing::kBaseScenario + "switched_off: [credit, jitter]\n", "scen.yaml");
     FAIL() << "an unknown mechanism was accepted";
   } catch (const ScenarioError& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("scen.yaml:16"), std::string::npos) << m;
+    EXPECT_NE(m.find("scen.yaml:15"), std::string::npos) << m;
     EXPECT_NE(m.find("jitter"), std::string::npos) << m;
   }
 }

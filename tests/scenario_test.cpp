@@ -60,22 +60,8 @@ gpus: [2, 4, 8, 16]
 iterations: 7
 )";
 
-// A minimal valid scenario; bad cases edit one line of it, so the line numbers below hold.
-const std::string kBase = R"(name: base
-model:
-  name: resnet50
-  batch_per_gpu: 64
-gpu:
-  type: v100-pcie
-cluster:
-  gpus_per_node: 4
-  fabric: pcie3
-  network:
-    bandwidth: 10Gbps
-    transport: tcp
-methods: [bsp-allreduce, wfbp-allreduce]
-gpus: [4, 8, 16]
-)";
+// Bad cases edit one line of the minimal scenario, so the line numbers below hold.
+const std::string& kBase = testing::kBaseScenario;
 
 std::string replaced(const std::string& from, const std::string& to) {
   if (from.empty()) return to;
