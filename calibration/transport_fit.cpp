@@ -78,11 +78,13 @@ TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster&
     // Covariance of log(parameters) at the solution, sigma^2 (J'J)^-1, inverted through the SVD
     // with singular values floored at 1e-8 of the largest, so that a direction the measurements
     // leave flat shows as a huge variance instead of vanishing in a pseudo-inverse; sigma is at
-    // least 0.1%, the precision of a timed measurement.
+    // least 0.1%, the precision of a timed measurement. V is the full k x k basis: with fewer
+    // measurements than parameters the thin one has fewer columns than the covariance needs,
+    // and the directions it leaves out are exactly the unidentified ones.
     const auto n = lm.residuals.size();
     const double sigma2 =
         std::max(1e-6, lm.residuals.squaredNorm() / static_cast<double>(std::max<Eigen::Index>(1, n - k)));
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(lm.jacobian, Eigen::ComputeThinV);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(lm.jacobian, Eigen::ComputeFullV);
     const Eigen::VectorXd singular = svd.singularValues();
     const double floor = std::max(1e-8 * (singular.size() > 0 ? singular[0] : 0.0), 1e-300);
     Eigen::VectorXd inverse_square(k);
