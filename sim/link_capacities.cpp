@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/gpu_catalog.h"
+
 namespace scalecast {
 namespace {
 
@@ -56,6 +58,7 @@ LinkCapacities link_capacities(const Cluster& c) {
   // The transport's software cost per call is the network's: a collective inside one node never
   // meets it (its launch is in the fabric's per-hop latency).
   l.call_overhead_s = c.nodes > 1 ? c.net.call_overhead_s : 0;
+  l.host_copy_bandwidth = has_gpu(c.gpu) ? pcie_bandwidth(find_gpu(c.gpu)) : 0;
   l.size_curve = c.net.size_curve;
   // Streams bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
   // copy work per socket); RDMA's default has none.
@@ -72,6 +75,15 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.server_nic_payload = server_line * c.net.efficiency;
   l.placement = c.ps.placement;
   return l;
+}
+
+double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes) {
+  if (!s.host_staged) return s.call_overhead_s;
+  if (!(l.host_copy_bandwidth > 0))
+    throw std::invalid_argument("method " + s.method + " stages gradients through host memory, and the GPU's PCIe rate is unknown");
+  // Device to host before the collective, host to device after: one after the other, each at the
+  // link's rate (ProcessGroupGloo waits for the first copy before Gloo starts).
+  return s.call_overhead_s + 2 * bytes / l.host_copy_bandwidth;
 }
 
 }  // namespace scalecast

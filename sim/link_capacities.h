@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/cluster.h"
+#include "sim/strategy.h"
 
 namespace scalecast {
 
@@ -35,6 +36,9 @@ struct LinkCapacities {
   // memory (0: no such cap). A server's transfers start in host memory: no staging.
   double gpu_transfer_cap = 0;
   double server_transfer_cap = 0;
+  // B/s of a copy between a GPU and pinned host memory over its PCIe link (0: the GPU is not in
+  // the catalog); what a framework that stages gradients through the host pays.
+  double host_copy_bandwidth = 0;
   double call_overhead_s = 0;    // the transport's software cost per collective or request
                                  // across nodes (0 inside one node)
   SizeCurve size_curve;          // share of the network's rates a transfer of a size reaches
@@ -64,5 +68,11 @@ struct LinkCapacities {
 // Throws std::invalid_argument for a cluster whose links could carry nothing (a rate or an
 // efficiency that is not positive and finite).
 LinkCapacities link_capacities(const Cluster& cluster);
+
+// Time a collective task spends in the framework outside the transfers, the same in every
+// backend: the strategy's cost per call and, where it stages the tensor through host memory
+// (Strategy::host_staged), the copy to the host before and back after. Throws
+// std::invalid_argument where staging is asked of a GPU without a known PCIe rate.
+double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes);
 
 }  // namespace scalecast

@@ -35,8 +35,11 @@ const std::vector<MechanismInfo>& mechanisms() {
        "25 Gbit/s per core (sim/cluster.cpp, core_copy_bandwidth); NCCL_SOCKET_NTHREADS per stack",
        "streams bound by the NIC alone"},
       {Mechanism::host_staging, "host-staging",
-       "without GPUDirect RDMA (and always with kernel TCP) data crosses host memory over PCIe",
-       "PCIe of the GPU's generation (sim/cluster.cpp; network.gpudirect)", "the NIC reads GPU memory directly"},
+       "without GPUDirect RDMA (and always with kernel TCP) data crosses host memory over PCIe; "
+       "FTlib copies each tensor to the host and back around Gloo's all-reduce",
+       "PCIe of the GPU's generation (sim/cluster.cpp; network.gpudirect; PyTorch's "
+       "ProcessGroupGloo, AsyncAllreduceCUDAWork)",
+       "the NIC reads GPU memory directly, and collectives run on the GPU's own memory"},
       {Mechanism::in_order_connections, "in-order-connections",
        "a Gloo pair or a ZeroMQ socket sends one message after another (network.connections: in-order)",
        "Gloo's pairs, ps-lite's ZMQ van", "transfers between two machines share the links fairly"},
@@ -97,6 +100,7 @@ void switch_off(const std::vector<Mechanism>& off, Strategy& s) {
   if (has(off, Mechanism::mgwfbp_small_merge)) s.mgwfbp_min_elements = 0;
   if (has(off, Mechanism::credit)) s.credit_bytes = s.credit_parameters = 0;
   if (has(off, Mechanism::priority)) s.priority = s.overlap_next_forward = false;
+  if (has(off, Mechanism::host_staging)) s.host_staged = false;
 }
 
 }  // namespace scalecast

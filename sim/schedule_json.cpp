@@ -74,7 +74,8 @@ ordered_json strategy_json(const Strategy& s) {
           {"aggregation", to_string(s.aggregation)},
           {"algorithm", s.algorithm},
           {"call_overhead_s", s.call_overhead_s},
-          {"node_local_reduce", s.node_local_reduce}};
+          {"node_local_reduce", s.node_local_reduce},
+          {"host_staged", s.host_staged}};
 }
 
 // Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
@@ -199,7 +200,7 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
 Strategy strategy_from(const JsonReader& j) {
   j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
                 "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
-                "node_local_reduce"});
+                "node_local_reduce", "host_staged"});
   Strategy s;
   s.method = j.require("method").string();
   s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
@@ -217,6 +218,7 @@ Strategy strategy_from(const JsonReader& j) {
   s.algorithm = j.require("algorithm").choice("an all-reduce algorithm", allreduce_choices(true));
   s.call_overhead_s = j.require("call_overhead_s").number(ranges::latency());
   s.node_local_reduce = j.require("node_local_reduce").boolean();
+  if (j.has("host_staged")) s.host_staged = j.require("host_staged").boolean();  // absent before FTlib
   return s;
 }
 

@@ -21,6 +21,12 @@ Strategy allreduce_base() {
   return s;
 }
 
+// A blocking collective called from Python once per tensor (DistML's cupy NCCL, FTlib's
+// torch.distributed): the interpreter's call, the hand-off to the library's thread and back, and
+// the wait on the result. An estimate, not a measurement: a few tens of microseconds for each of
+// those steps; a scenario sets its own with strategy.call_overhead, calibration does not fit it.
+constexpr double kPythonBlockingCall_s = 150e-6;
+
 // Horovod (Sergeev and Del Balso, 2018) handles each tensor in its background thread: it
 // negotiates readiness with the other ranks (an MPI exchange), launches NCCL and polls the
 // completion event. An estimate of that cost per message, within the 0.1-0.5 ms per tensor that
@@ -136,7 +142,21 @@ const std::map<std::string, PresetEntry>& presets() {
           s = allreduce_base();
           s.timing = Timing::after_backward;
           s.grouping = Grouping::per_tensor;
-          s.call_overhead_s = 150e-6;
+          s.call_overhead_s = kPythonBlockingCall_s;
+        }}},
+      {"ftlib-allreduce",
+       {"ElasticDL FTlib over torch.distributed's Gloo: one blocking all-reduce per tensor after "
+        "the whole backward pass, each staged through pinned host memory and reduced on CPUs",
+        [](Strategy& s) {
+          // ftlib/commlib/pytorch/impl.py (grad_sync_done): for each parameter in turn,
+          // dist.all_reduce(grad) then grad /= world size. ProcessGroupGloo runs an all-reduce of
+          // CUDA tensors as AsyncAllreduceCUDAWork: copy to a pinned host tensor, wait, Gloo's
+          // ring on the host copies, copy back.
+          s = allreduce_base();
+          s.timing = Timing::after_backward;
+          s.grouping = Grouping::per_tensor;
+          s.call_overhead_s = kPythonBlockingCall_s;
+          s.host_staged = true;
         }}},
   };
   return table;

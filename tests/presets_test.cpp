@@ -35,7 +35,7 @@ TEST(Presets, EveryPresetRunsOnEveryModel) {
 TEST(Presets, NamesAndErrors) {
   for (const char* name : {"bsp-allreduce", "wfbp-allreduce", "mgwfbp", "bytescheduler-allreduce",
                            "bsp-ps", "wfbp-ps", "bytescheduler-ps", "ddp", "horovod",
-                           "dataparallel", "distml-allreduce"})
+                           "dataparallel", "distml-allreduce", "ftlib-allreduce"})
     EXPECT_TRUE(has_preset(name)) << name;
   EXPECT_THROW(make_preset("gossip"), std::invalid_argument);
   const Strategy bs = make_preset("bytescheduler-allreduce");

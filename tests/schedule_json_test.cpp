@@ -42,6 +42,15 @@ TEST(ScheduleJson, KeepsSharedCoresAndMessageWorkAndReadsFilesWithout) {
   EXPECT_EQ(old.cluster.net.message_overhead_s, 0);
 }
 
+TEST(ScheduleJson, KeepsHostStagingAndReadsFilesWithout) {
+  const Schedule staged = build_schedule(testing::uniform_workload(4, 2e6), testing::simple_cluster(2, 1),
+                                         make_preset("ftlib-allreduce"), 2, "ftlib");
+  nlohmann::json j = schedule_to_json(staged);
+  EXPECT_TRUE(schedule_from_json(j, "mem").strategy.host_staged);
+  j["strategy"].erase("host_staged");  // written before FTlib: nothing was staged
+  EXPECT_FALSE(schedule_from_json(j, "old.json").strategy.host_staged);
+}
+
 void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const std::string& fragment) {
   nlohmann::json j = nlohmann::json::parse(schedule_to_json(sample()).dump());
   corrupt(j);

@@ -19,7 +19,7 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
     // DataParallel's reduce to / broadcast from GPU 0: NCCL's pipelined chain through the GPUs.
     base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead_s;
   }
-  return base + st.call_overhead_s;
+  return base + framework_task_s(l, st, t.bytes);
 }
 
 PsPath ps_path(const Schedule& s, const LinkCapacities& l) {

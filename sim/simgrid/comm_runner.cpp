@@ -30,9 +30,11 @@ bool reducible(const Task& t) { return t.op == CommOp::allreduce && t.algorithm 
 void CommRunner::run(const Task& task) {
   // One collective call or PS request starts all its transfers at once: its software overhead
   // is paid once, as in the analytical backend.
-  const double overhead = link_capacities(s_.cluster).call_overhead_s + s_.strategy.call_overhead_s;
-  if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
+  const LinkCapacities links = link_capacities(s_.cluster);
+  const double overhead = links.call_overhead_s +
+                          (collective ? framework_task_s(links, s_.strategy, task.bytes) : s_.strategy.call_overhead_s);
+  if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
   const bool memoizable = o_.collectives_alone && collective;
   if (memoizable) {

@@ -147,7 +147,7 @@ TEST(SimgridAgreement, DataParallelRunOnUniformRings) {
     layer.grads.push_back({layer.name + ".weight", bytes / 4, bytes});
     w.layers.push_back(layer);
   }
-  for (const std::string method : {"wfbp-allreduce", "bytescheduler-allreduce", "bsp-allreduce"}) {
+  for (const std::string method : {"wfbp-allreduce", "bytescheduler-allreduce", "bsp-allreduce", "ftlib-allreduce"}) {
     const Schedule s = build_schedule(w, cluster(8, 1, 10, Transport::tcp), make_preset(method), 3);
     const double a = steady_state(s, AnalyticalBackend().run(s)).iteration_s;
     const double g = steady_state(s, SimgridBackend().run(s)).iteration_s;
