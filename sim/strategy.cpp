@@ -27,6 +27,15 @@ Strategy allreduce_base() {
 // those steps; a scenario sets its own with strategy.call_overhead, calibration does not fit it.
 constexpr double kPythonBlockingCall_s = 150e-6;
 
+// One blocking all-reduce per tensor after the whole backward pass, called from Python.
+Strategy blocking_per_tensor_base() {
+  Strategy s = allreduce_base();
+  s.timing = Timing::after_backward;
+  s.grouping = Grouping::per_tensor;
+  s.call_overhead_s = kPythonBlockingCall_s;
+  return s;
+}
+
 // Horovod (Sergeev and Del Balso, 2018) handles each tensor in its background thread: it
 // negotiates readiness with the other ranks (an MPI exchange), launches NCCL and polls the
 // completion event. An estimate of that cost per message, within the 0.1-0.5 ms per tensor that
@@ -138,12 +147,7 @@ const std::map<std::string, PresetEntry>& presets() {
       {"distml-allreduce",
        {"Ray DistML: one blocking all-reduce per tensor after the whole backward pass, "
         "150 us per call from Python",
-        [](Strategy& s) {
-          s = allreduce_base();
-          s.timing = Timing::after_backward;
-          s.grouping = Grouping::per_tensor;
-          s.call_overhead_s = kPythonBlockingCall_s;
-        }}},
+        [](Strategy& s) { s = blocking_per_tensor_base(); }}},
       {"ftlib-allreduce",
        {"ElasticDL FTlib over torch.distributed's Gloo: one blocking all-reduce per tensor after "
         "the whole backward pass, each staged through pinned host memory and reduced on CPUs",
@@ -152,10 +156,7 @@ const std::map<std::string, PresetEntry>& presets() {
           // dist.all_reduce(grad) then grad /= world size. ProcessGroupGloo runs an all-reduce of
           // CUDA tensors as AsyncAllreduceCUDAWork: copy to a pinned host tensor, wait, Gloo's
           // ring on the host copies, copy back.
-          s = allreduce_base();
-          s.timing = Timing::after_backward;
-          s.grouping = Grouping::per_tensor;
-          s.call_overhead_s = kPythonBlockingCall_s;
+          s = blocking_per_tensor_base();
           s.host_staged = true;
         }}},
   };
