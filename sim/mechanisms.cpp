@@ -11,8 +11,8 @@ const std::vector<MechanismInfo>& mechanisms() {
   static const std::vector<MechanismInfo> catalog = {
       {Mechanism::framework_overhead, "framework-overhead",
        "a framework's software cost per message: Horovod negotiates, launches and polls each tensor; "
-       "DistML calls each all-reduce from Python",
-       "Horovod 250 us and DistML 150 us per message (sim/strategy.cpp)", "no cost per message"},
+       "DistML and FTlib call each all-reduce from Python",
+       "Horovod 250 us, DistML and FTlib 150 us per message (sim/strategy.cpp)", "no cost per message"},
       {Mechanism::fusion_cycle, "fusion-cycle",
        "Horovod's background loop wakes every cycle and fuses the tensors ready by then",
        "HOROVOD_CYCLE_TIME, 5 ms (Horovod's default)", "a buffer leaves as soon as its tensors are ready"},

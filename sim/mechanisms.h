@@ -12,7 +12,7 @@
 namespace scalecast {
 
 enum class Mechanism {
-  framework_overhead,    // a framework's software cost per message (Horovod, DistML)
+  framework_overhead,    // a framework's software cost per message (Horovod, DistML, FTlib)
   fusion_cycle,          // Horovod's fused buffers leave on its background loop's cycle ticks
   mgwfbp_small_merge,    // MG-WFBP merges a message under its minimum size into the next
   credit,                // ByteScheduler's credit bounds the bytes in flight

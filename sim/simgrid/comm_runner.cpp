@@ -14,7 +14,6 @@
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/expansion.h"
-#include "sim/link_capacities.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_comm, scalecast, "Transfers of collectives and push/pull as SimGrid flows");
 
@@ -31,9 +30,8 @@ void CommRunner::run(const Task& task) {
   // One collective call or PS request starts all its transfers at once: its software overhead
   // is paid once, as in the analytical backend.
   const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
-  const LinkCapacities links = link_capacities(s_.cluster);
-  const double overhead = links.call_overhead_s +
-                          (collective ? framework_task_s(links, s_.strategy, task.bytes) : s_.strategy.call_overhead_s);
+  const double overhead = links_.call_overhead_s +
+                          (collective ? framework_task_s(links_, s_.strategy, task.bytes) : s_.strategy.call_overhead_s);
   if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
   const bool memoizable = o_.collectives_alone && collective;

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "sim/link_capacities.h"
 #include "sim/schedule.h"
 #include "sim/simgrid/flow_graph.h"
 #include "sim/simgrid/ordered_turns.h"
@@ -37,7 +38,7 @@ struct CommOptions {
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
-      : s_(schedule), p_(platform), o_(options) {}
+      : s_(schedule), p_(platform), o_(options), links_(link_capacities(schedule.cluster)) {}
 
   // Blocks the calling actor for the task's duration: per-call overhead, then its flows (a push
   // or pull's node-local parts after the tasks before it on the node's stream).
@@ -58,6 +59,7 @@ class CommRunner {
   const Schedule& s_;
   const Platform& p_;
   CommOptions o_;
+  LinkCapacities links_;  // the schedule's cluster, worked out once for every task
   CommStats stats_;
   OrderedTurns stream_;  // the node's NCCL stream (every node's, as they run alike)
   // In-order connections, per (server, push): every node's connection to that server alike.
