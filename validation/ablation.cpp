@@ -127,7 +127,7 @@ void write_ablation_markdown(std::ostream& out, const Ablation& a) {
   out << "\n## Ablation: each mechanism switched off in turn\n\n"
       << "Backend " << a.backend << ". MAPE of throughput per table (zero-shot over every row, calibrated over "
       << "the held-out rows), the zero-shot ranking agreement, and the nccl-tests means over clusters. "
-      << "What each mechanism models and its source: `scalecast catalogs mechanisms`.\n\n|";
+      << "What each mechanism models and its source: `scalecast mechanisms`.\n\n|";
   for (std::size_t i = 0; i < g.headers.size(); ++i)
     out << ' ' << g.headers[i] << (g.units[i].empty() ? "" : " (" + g.units[i] + ")") << " |";
   out << "\n|";
