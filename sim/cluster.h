@@ -101,6 +101,10 @@ struct ParameterServers {
 // LL bandwidth across nodes).
 enum class CpuVendor { intel, amd };
 
+// Lee et al., "Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep
+// Learning" (arXiv 2507.03114): overlapped computation is 18.9% slower on average (40% at most).
+inline constexpr double kComputeSlowdownUnderComm = 0.189;
+
 struct Cluster {
   std::string gpu;              // catalog key
   int nodes = 1;
@@ -118,6 +122,11 @@ struct Cluster {
   // Nodes emulated on one machine (a namespace testbed): the CPU cores all nodes' communication
   // software shares. 0: a real cluster, every node has cores of its own.
   int shared_cores = 0;
+  // How much longer a GPU's computation takes while a collective or parameter-server transfer
+  // of that GPU is in flight (SMs and memory bandwidth shared with the communication kernels
+  // and copies): 0.189, the average computational slowdown under overlap that Lee et al.
+  // measured (arXiv 2507.03114, 2025: A100, H100, MI210, MI250; GPT and LLaMA on 4 GPUs).
+  double compute_slowdown = kComputeSlowdownUnderComm;
   Topology topology;
   ParameterServers ps;
 

@@ -46,6 +46,11 @@ const std::vector<MechanismInfo>& mechanisms() {
       {Mechanism::shared_cores, "shared-cores",
        "a namespace testbed's nodes share the machine's cores, so host software costs grow with them",
        "cluster.shared_cores (testbed/README.md)", "every node has cores of its own"},
+      {Mechanism::compute_slowdown, "compute-slowdown",
+       "a GPU's computation runs slower while a collective or transfer of that GPU is in flight "
+       "(SMs and memory bandwidth shared with the communication)",
+       "18.9% longer, the average Lee et al. measured (arXiv 2507.03114); cluster.compute_slowdown",
+       "computation runs at full speed whatever overlaps it"},
       {Mechanism::nccl_protocols, "nccl-protocols",
        "NCCL's LL and LL128 protocols, picked by size as NCCL's tuner does",
        "NCCL 2.27 src/graph/tuning.cc (sim/collectives/nccl/)", "Simple only, as NCCL_PROTO=Simple"},
@@ -90,6 +95,7 @@ void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl
   if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
   if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;
   if (has(off, Mechanism::shared_cores)) c.shared_cores = 0;
+  if (has(off, Mechanism::compute_slowdown)) c.compute_slowdown = 0;
   if (has(off, Mechanism::nccl_protocols)) nccl.proto = "simple";
   if (has(off, Mechanism::nccl_algorithms)) nccl.algo = "ring";
 }

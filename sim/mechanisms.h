@@ -22,6 +22,7 @@ enum class Mechanism {
   host_staging,          // data crosses host memory where the NIC cannot read GPU memory
   in_order_connections,  // transfers between two machines take turns on one connection
   shared_cores,          // a namespace testbed's nodes share the machine's cores
+  compute_slowdown,      // computation slows while its GPU communicates
   nccl_protocols,        // NCCL's LL and LL128 protocols next to Simple
   nccl_algorithms,       // NCCL's tree, NVLS and CollNet algorithms next to the ring
 };

@@ -41,6 +41,7 @@ Bound rate_or_none() {
 Bound size() { return {0, false, kMaxBytes, false, "in (0, 1 PB]"}; }
 Bound size_or_none() { return {0, true, kMaxBytes, false, "in [0, 1 PB]"}; }
 Bound efficiency() { return {0.01, true, 1, false, "in [0.01, 1]"}; }
+Bound slowdown() { return {0, true, 10, false, "in [0, 10]"}; }
 Bound oversubscription() { return {1, true, 1000, false, "in [1, 1000]"}; }
 Bound throughput() { return {1e-3, true, 1e9, false, "in [0.001, 1e9] samples/s"}; }
 Bound price() { return {0, true, 1e6, false, "in [0, 1e6] per hour"}; }

@@ -48,6 +48,7 @@ Bound rate_or_none();      // 0 (none), or [1 kbit/s, 100 Tbit/s]
 Bound size();              // (0, 1 PB]
 Bound size_or_none();      // 0 (none, or an empty message), or (0, 1 PB]
 Bound efficiency();        // [0.01, 1]: a share of a peak rate that is reached
+Bound slowdown();          // [0, 10]: extra time as a share of the time alone
 Bound oversubscription();  // [1, 1000]
 Bound throughput();        // [0.001, 1e9] samples/s
 Bound price();             // [0, 1e6] per hour of a GPU, node or server

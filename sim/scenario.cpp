@@ -288,7 +288,7 @@ ParameterServers read_parameter_servers(const YamlReader& p) {
 
 Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   c.check_keys({"gpus_per_node", "nodes", "cpu", "fabric", "network", "topology", "parameter_server",
-                "shared_cores"});
+                "shared_cores", "compute_slowdown"});
   Cluster cluster;
   cluster.gpu = gpu;
   cluster.gpus_per_node = c.require("gpus_per_node").integer(1, ranges::kMaxGpusPerNode);
@@ -296,6 +296,7 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   if (auto v = c.optional("nodes")) cluster.fixed_nodes = v->integer(1, ranges::kMaxGpus);
   if (auto v = c.optional("cpu")) cluster.cpu = parse_cpu_vendor(v->choice("a CPU vendor", {"intel", "amd"}));
   if (auto v = c.optional("shared_cores")) cluster.shared_cores = v->integer(1, ranges::kMaxGpus);
+  if (auto v = c.optional("compute_slowdown")) cluster.compute_slowdown = v->number(ranges::slowdown());
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);

@@ -36,6 +36,7 @@ ordered_json cluster_json(const Cluster& c) {
           {"cpu", to_string(c.cpu)},
           {"nic_bandwidth_Bps", c.nic_bandwidth},
           {"shared_cores", c.shared_cores},
+          {"compute_slowdown", c.compute_slowdown},
           {"transport", to_string(c.transport)},
           {"net",
            {{"latency_s", c.net.latency_s},
@@ -165,7 +166,7 @@ ParameterServers servers_from(const JsonReader& p) {
 
 Cluster cluster_from(const JsonReader& j) {
   j.check_keys({"gpu", "nodes", "gpus_per_node", "fabric", "node_gpus", "nics_per_node", "nic", "cpu",
-                "nic_bandwidth_Bps", "shared_cores", "transport", "net", "topology", "parameter_server"});
+                "nic_bandwidth_Bps", "shared_cores", "compute_slowdown", "transport", "net", "topology", "parameter_server"});
   Cluster c;
   c.gpu = j.require("gpu").choice("a GPU", gpu_names());
   c.nodes = j.require("nodes").integer(1, ranges::kMaxGpus);
@@ -183,6 +184,8 @@ Cluster cluster_from(const JsonReader& j) {
   c.cpu = j.require("cpu").enumeration("a CPU vendor", {CpuVendor::intel, CpuVendor::amd});
   c.nic_bandwidth = j.require("nic_bandwidth_Bps").number(ranges::rate());
   if (j.has("shared_cores")) c.shared_cores = j.require("shared_cores").integer(0, ranges::kMaxGpus);
+  // Files written before the slowdown was modelled ran without it.
+  c.compute_slowdown = j.has("compute_slowdown") ? j.require("compute_slowdown").number(ranges::slowdown()) : 0;
   c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma, Transport::efa});
   c.net = net_from(j.require("net"));
   c.topology = topology_from(j.require("topology"));

@@ -34,7 +34,8 @@ SimRun run(const Workload& w, const Cluster& c, const Strategy& s, int iteration
 
 TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
   const Workload w = uniform_workload(10, 1e6);  // 10 ms forward, 20 ms backward
-  const Cluster c = simple_cluster(4, 1);        // 4 nodes: every ring step crosses 10GbE
+  Cluster c = simple_cluster(4, 1);  // 4 nodes: every ring step crosses 10GbE
+  c.compute_slowdown = 0;            // computation alone (see ComputationSlowsWhileItsGpuCommunicates)
   const Strategy bsp_strategy = make_preset("bsp-allreduce");
   const Strategy wfbp_strategy = make_preset("wfbp-allreduce");
   const SimRun bsp = run(w, c, bsp_strategy);
@@ -61,6 +62,29 @@ TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
     if (t.kind == TaskKind::comm) first_comm = std::min(first_comm, e.start_s);
   }
   EXPECT_LT(first_comm, backward_end);
+}
+
+// While a layer's all-reduce is in flight, the next layer's backward runs at 1 / (1 + s) of its
+// rate: a 2 ms backward overlapped from its start by a p-second all-reduce takes
+// p + (2 ms - p / (1 + s)) = 2 ms + p s / (1 + s). Nine of the ten backward layers overlap the
+// previous layer's all-reduce; BSP overlaps nothing and does not change.
+TEST(Analytical, ComputationSlowsWhileItsGpuCommunicates) {
+  const Workload w = uniform_workload(10, 1e6);  // 10 ms forward, 20 ms backward
+  Cluster alone = simple_cluster(4, 1);
+  alone.compute_slowdown = 0;
+  Cluster shared = alone;
+  shared.compute_slowdown = 0.25;
+  const Strategy wfbp = make_preset("wfbp-allreduce");
+  const double per_layer =
+      collectives::allreduce_s(link_capacities(alone), collectives::allreduce_algorithm("ring"), 1e6) +
+      wfbp.call_overhead_s;
+  ASSERT_LT(per_layer, 2e-3);
+  const double stretch = per_layer * 0.25 / 1.25;
+  EXPECT_NEAR(run(w, shared, wfbp).stats.iteration_s, run(w, alone, wfbp).stats.iteration_s + 9 * stretch, 1e-9);
+  const Strategy bsp = make_preset("bsp-allreduce");
+  EXPECT_NEAR(run(w, shared, bsp).stats.iteration_s, run(w, alone, bsp).stats.iteration_s, 1e-12);
+  // The default is the published average.
+  EXPECT_DOUBLE_EQ(Cluster{}.compute_slowdown, 0.189);
 }
 
 TEST(Analytical, SingleGpuHasNoCommunication) {

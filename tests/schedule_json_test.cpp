@@ -51,6 +51,18 @@ TEST(ScheduleJson, KeepsHostStagingAndReadsFilesWithout) {
   EXPECT_FALSE(schedule_from_json(j, "old.json").strategy.host_staged);
 }
 
+TEST(ScheduleJson, KeepsComputeSlowdownAndReadsFilesWithout) {
+  Cluster c = testing::simple_cluster(2, 1);
+  c.compute_slowdown = 0.3;
+  nlohmann::json j = schedule_to_json(build_schedule(testing::uniform_workload(4, 2e6), c,
+                                                     make_preset("wfbp-allreduce"), 2, "slowed"));
+  EXPECT_DOUBLE_EQ(schedule_from_json(j, "mem").cluster.compute_slowdown, 0.3);
+  j["cluster"].erase("compute_slowdown");  // written before the slowdown: computation ran alone
+  EXPECT_EQ(schedule_from_json(j, "old.json").cluster.compute_slowdown, 0);
+  j["cluster"]["compute_slowdown"] = -1;
+  EXPECT_THROW(schedule_from_json(j, "bad.json"), std::exception);
+}
+
 void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const std::string& fragment) {
   nlohmann::json j = nlohmann::json::parse(schedule_to_json(sample()).dump());
   corrupt(j);

@@ -18,6 +18,7 @@
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
 #include "sim/collectives/node_ring.h"
+#include "sim/scheduling/compute_slowdown.h"
 #include "sim/scheduling/scheduling_policy.h"
 
 namespace scalecast {
@@ -97,6 +98,7 @@ class Simulation {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
     constexpr double kNever = std::numeric_limits<double>::infinity();
     while (!events_.empty() || ps_.links().active() || compute_.busy() || channel_.busy()) {
+      retime_compute();
       const double next_event = std::min({events_.empty() ? kNever : std::get<0>(events_.top()), compute_.end_s,
                                           channel_.end_s});
       const double before = now_;
@@ -161,6 +163,7 @@ class Simulation {
 
   void finish(int id) {
     end_[id] = now_;
+    if (scheduling::communicates(s_.tasks[id])) --comm_in_flight_;
     for (const scheduling::Release& r : policy_.finish(id)) {
       if (r.delay_s > 0)
         events_.push({now_ + r.delay_s, kReady, r.task});
@@ -177,13 +180,16 @@ class Simulation {
     if (d.compute >= 0) {
       start_[d.compute] = now_;
       compute_ = {d.compute, now_ + s_.tasks[d.compute].duration_s};
+      compute_work_.start(s_.tasks[d.compute].duration_s, now_);
     }
     for (int id : d.transfers) {
+      ++comm_in_flight_;
       start_[id] = now_;
       part_[id] = Part::overhead;
       events_.push({now_ + ps_.path().overhead_s, kNextPart, id});
     }
     if (d.channel >= 0) {
+      ++comm_in_flight_;
       start_[d.channel] = now_;
       channel_ = {d.channel, now_ + collective_task_s(links_, s_.strategy, s_.tasks[d.channel])};
     }
@@ -257,6 +263,14 @@ class Simulation {
     events_.push({now_ + collectives::node_ring_latency_s(links_), kStageFlow, id});
   }
 
+  // The compute task's end under the rate of this instant: slower while communication of this
+  // GPU is in flight (Cluster::compute_slowdown).
+  void retime_compute() {
+    if (!compute_.busy()) return;
+    const double rate = scheduling::compute_rate(s_.cluster, comm_in_flight_);
+    if (compute_work_.retime(now_, rate)) compute_.end_s = compute_work_.end_s();
+  }
+
   const Schedule& s_;
   LinkCapacities links_;
   scheduling::SchedulingPolicy policy_;
@@ -266,6 +280,8 @@ class Simulation {
   Lane compute_, channel_;
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
+  int comm_in_flight_ = 0;  // collectives and transfers started and not finished
+  scheduling::ComputeWork compute_work_;
   std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
   // (time, kind, task), earliest first
   std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,

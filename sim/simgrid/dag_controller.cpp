@@ -2,6 +2,7 @@
 // flows) and post their end; the controller gathers all events of an instant, then dispatches.
 #include "sim/simgrid/dag_controller.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <simgrid/s4u/Actor.hpp>
@@ -67,6 +68,11 @@ void DagController::process(Batch& batch) {
       continue;
     }
     end_[id] = now_;
+    if (scheduling::communicates(s_.tasks[id])) --comm_in_flight_;
+    if (id == compute_) {
+      compute_ = -1;
+      compute_timer_ = nullptr;
+    }
     for (const scheduling::Release& r : policy_.finish(id)) {
       if (r.delay_s <= 0) {
         batch.push({ready, r.task});
@@ -80,11 +86,34 @@ void DagController::process(Batch& batch) {
   }
   const scheduling::Dispatch d = policy_.dispatch();
   if (d.compute >= 0) {
-    const double duration = s_.tasks[d.compute].duration_s;
-    start(d.compute, [duration] { sg4::this_actor::sleep_for(duration); });
+    compute_ = d.compute;
+    start_[compute_] = now_;
+    compute_work_.start(s_.tasks[compute_].duration_s, now_);
   }
-  for (int id : d.transfers) start(id, [this, id] { runner_.run(s_.tasks[id]); });
-  if (d.channel >= 0) start(d.channel, [this, id = d.channel] { runner_.run(s_.tasks[id]); });
+  for (int id : d.transfers) {
+    ++comm_in_flight_;
+    start(id, [this, id] { runner_.run(s_.tasks[id]); });
+  }
+  if (d.channel >= 0) {
+    ++comm_in_flight_;
+    start(d.channel, [this, id = d.channel] { runner_.run(s_.tasks[id]); });
+  }
+  retime_compute();
+}
+
+// A compute task just started, or its rate changed: its end actor sleeps until the end under the
+// rate of this instant (the analytical backend's same rule).
+void DagController::retime_compute() {
+  if (compute_ < 0) return;
+  const bool started = compute_timer_ == nullptr;
+  const bool moved = compute_work_.retime(now_, scheduling::compute_rate(s_.cluster, comm_in_flight_));
+  if (!started && !moved) return;
+  if (compute_timer_) compute_timer_->kill();
+  const double sleep = std::max(0.0, compute_work_.end_s() - now_);
+  compute_timer_ = sg4::Actor::create(s_.name_of(s_.tasks[compute_]), host_, [this, id = compute_, sleep] {
+    sg4::this_actor::sleep_for(sleep);
+    post(finish, id);
+  });
 }
 
 void DagController::start(int id, std::function<void()> body) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/schedule.h"
+#include "sim/scheduling/compute_slowdown.h"
 #include "sim/scheduling/scheduling_policy.h"
 #include "sim/simgrid/comm_runner.h"
 #include "sim/timeline.h"
@@ -39,6 +40,7 @@ class DagController {
   void settle();
   void process(Batch& batch);
   void start(int id, std::function<void()> body);
+  void retime_compute();
   void report_progress();
 
   const Schedule& s_;
@@ -51,6 +53,12 @@ class DagController {
   simgrid::s4u::MutexPtr mutex_;
   simgrid::s4u::ConditionVariablePtr wake_;
   double now_ = 0;
+  // The compute task running (-1: none), its work left, and the actor that ends it: restarted
+  // whenever communication starts or stops changing its rate (Cluster::compute_slowdown).
+  int compute_ = -1;
+  scheduling::ComputeWork compute_work_;
+  simgrid::s4u::ActorPtr compute_timer_;
+  int comm_in_flight_ = 0;  // collectives and transfers started and not finished
   std::chrono::steady_clock::time_point wall_start_, last_report_;
 };
 
