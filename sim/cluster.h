@@ -102,7 +102,8 @@ struct ParameterServers {
 enum class CpuVendor { intel, amd };
 
 // Lee et al., "Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep
-// Learning" (arXiv 2507.03114): overlapped computation is 18.9% slower on average (40% at most).
+// Learning" (arXiv 2507.03114, 2025: A100, H100, MI210, MI250; GPT and LLaMA on 4 GPUs):
+// overlapped computation is 18.9% slower on average (40% at most).
 inline constexpr double kComputeSlowdownUnderComm = 0.189;
 
 struct Cluster {
@@ -124,8 +125,7 @@ struct Cluster {
   int shared_cores = 0;
   // How much longer a GPU's computation takes while a collective or parameter-server transfer
   // of that GPU is in flight (SMs and memory bandwidth shared with the communication kernels
-  // and copies): 0.189, the average computational slowdown under overlap that Lee et al.
-  // measured (arXiv 2507.03114, 2025: A100, H100, MI210, MI250; GPT and LLaMA on 4 GPUs).
+  // and copies); the default's source is at kComputeSlowdownUnderComm.
   double compute_slowdown = kComputeSlowdownUnderComm;
   Topology topology;
   ParameterServers ps;

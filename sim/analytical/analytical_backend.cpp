@@ -163,7 +163,6 @@ class Simulation {
 
   void finish(int id) {
     end_[id] = now_;
-    if (scheduling::communicates(s_.tasks[id])) --comm_in_flight_;
     for (const scheduling::Release& r : policy_.finish(id)) {
       if (r.delay_s > 0)
         events_.push({now_ + r.delay_s, kReady, r.task});
@@ -179,17 +178,15 @@ class Simulation {
   void start(const scheduling::Dispatch& d) {
     if (d.compute >= 0) {
       start_[d.compute] = now_;
-      compute_ = {d.compute, now_ + s_.tasks[d.compute].duration_s};
       compute_work_.start(s_.tasks[d.compute].duration_s, now_);
+      compute_ = {d.compute, compute_work_.end_s()};
     }
     for (int id : d.transfers) {
-      ++comm_in_flight_;
       start_[id] = now_;
       part_[id] = Part::overhead;
       events_.push({now_ + ps_.path().overhead_s, kNextPart, id});
     }
     if (d.channel >= 0) {
-      ++comm_in_flight_;
       start_[d.channel] = now_;
       channel_ = {d.channel, now_ + collective_task_s(links_, s_.strategy, s_.tasks[d.channel])};
     }
@@ -267,7 +264,7 @@ class Simulation {
   // GPU is in flight (Cluster::compute_slowdown).
   void retime_compute() {
     if (!compute_.busy()) return;
-    const double rate = scheduling::compute_rate(s_.cluster, comm_in_flight_);
+    const double rate = scheduling::compute_rate(s_.cluster, policy_.communicating());
     if (compute_work_.retime(now_, rate)) compute_.end_s = compute_work_.end_s();
   }
 
@@ -280,7 +277,6 @@ class Simulation {
   Lane compute_, channel_;
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
-  int comm_in_flight_ = 0;  // collectives and transfers started and not finished
   scheduling::ComputeWork compute_work_;
   std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
   // (time, kind, task), earliest first

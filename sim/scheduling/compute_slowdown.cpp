@@ -4,17 +4,10 @@
 
 #include <algorithm>
 
-#include "sim/scheduling/scheduling_policy.h"
-
 namespace scalecast::scheduling {
 
-bool communicates(const Task& task) {
-  const Lane lane = lane_of(task);
-  return lane == Lane::channel || lane == Lane::transfer;
-}
-
-double compute_rate(const Cluster& cluster, int in_flight) {
-  return in_flight > 0 ? 1 / (1 + cluster.compute_slowdown) : 1;
+double compute_rate(const Cluster& cluster, bool communicating) {
+  return communicating ? 1 / (1 + cluster.compute_slowdown) : 1;
 }
 
 void ComputeWork::start(double work_s, double now_s) {

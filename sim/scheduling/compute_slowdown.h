@@ -3,16 +3,12 @@
 #pragma once
 
 #include "sim/cluster.h"
-#include "sim/schedule.h"
 
 namespace scalecast::scheduling {
 
-// Whether a task occupies its GPU's communication (a collective, a push or a pull).
-bool communicates(const Task& task);
-
-// The rate (1 = alone) at which a GPU computes while `in_flight` of its collectives and
-// transfers run: 1 / (1 + compute_slowdown) while any does.
-double compute_rate(const Cluster& cluster, int in_flight);
+// The rate (1 = alone) at which a GPU computes: 1 / (1 + compute_slowdown) while any of its
+// collectives or transfers runs (SchedulingPolicy::communicating).
+double compute_rate(const Cluster& cluster, bool communicating);
 
 // One compute task's work, in seconds at full rate, counted down at the rate of each interval.
 class ComputeWork {

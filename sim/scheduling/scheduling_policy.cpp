@@ -105,6 +105,7 @@ Releases SchedulingPolicy::finish(int id) {
   ++finished_;
   const Task& t = s_.tasks[id];
   if (lanes_[id] == Lane::compute) compute_busy_ = false;
+  if (lanes_[id] == Lane::channel || lanes_[id] == Lane::transfer) --communicating_;
   if (lanes_[id] == Lane::channel) {
     channel_busy_ = false;
     if (o_.decides_channel) in_flight_[window(id)] -= t.bytes;
@@ -165,6 +166,7 @@ Dispatch SchedulingPolicy::dispatch() {
     committed_.pop_front();
     channel_busy_ = true;
   }
+  communicating_ += static_cast<int>(out.transfers.size()) + (out.channel >= 0 ? 1 : 0);
   return out;
 }
 

@@ -86,6 +86,8 @@ class SchedulingPolicy {
   Dispatch dispatch();
 
   Lane lane(int task) const { return lanes_[task]; }
+  // Whether a collective or transfer this process started has not finished yet.
+  bool communicating() const { return communicating_ > 0; }
   bool done() const { return finished_ == static_cast<int>(lanes_.size()); }
   int unfinished() const { return static_cast<int>(lanes_.size()) - finished_; }
   // Every commit so far, in order: collectives and pushes (pulls take no credit).
@@ -120,6 +122,7 @@ class SchedulingPolicy {
   std::vector<int> commit_log_;
   bool compute_busy_ = false;
   bool channel_busy_ = false;
+  int communicating_ = 0;  // collectives and transfers dispatched and not finished
 };
 
 }  // namespace scalecast::scheduling

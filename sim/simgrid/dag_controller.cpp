@@ -68,7 +68,6 @@ void DagController::process(Batch& batch) {
       continue;
     }
     end_[id] = now_;
-    if (scheduling::communicates(s_.tasks[id])) --comm_in_flight_;
     if (id == compute_) {
       compute_ = -1;
       compute_timer_ = nullptr;
@@ -90,14 +89,8 @@ void DagController::process(Batch& batch) {
     start_[compute_] = now_;
     compute_work_.start(s_.tasks[compute_].duration_s, now_);
   }
-  for (int id : d.transfers) {
-    ++comm_in_flight_;
-    start(id, [this, id] { runner_.run(s_.tasks[id]); });
-  }
-  if (d.channel >= 0) {
-    ++comm_in_flight_;
-    start(d.channel, [this, id = d.channel] { runner_.run(s_.tasks[id]); });
-  }
+  for (int id : d.transfers) start(id, [this, id] { runner_.run(s_.tasks[id]); });
+  if (d.channel >= 0) start(d.channel, [this, id = d.channel] { runner_.run(s_.tasks[id]); });
   retime_compute();
 }
 
@@ -106,7 +99,7 @@ void DagController::process(Batch& batch) {
 void DagController::retime_compute() {
   if (compute_ < 0) return;
   const bool started = compute_timer_ == nullptr;
-  const bool moved = compute_work_.retime(now_, scheduling::compute_rate(s_.cluster, comm_in_flight_));
+  const bool moved = compute_work_.retime(now_, scheduling::compute_rate(s_.cluster, policy_.communicating()));
   if (!started && !moved) return;
   if (compute_timer_) compute_timer_->kill();
   const double sleep = std::max(0.0, compute_work_.end_s() - now_);

@@ -58,7 +58,6 @@ class DagController {
   int compute_ = -1;
   scheduling::ComputeWork compute_work_;
   simgrid::s4u::ActorPtr compute_timer_;
-  int comm_in_flight_ = 0;  // collectives and transfers started and not finished
   std::chrono::steady_clock::time_point wall_start_, last_report_;
 };
 
