@@ -61,6 +61,8 @@ BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_allreduce, std::string("bytesched
 BENCHMARK_CAPTURE(BM_PredictOne, bsp_ps, std::string("bsp-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, wfbp_ps, std::string("wfbp-ps"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_ps, std::string("bytescheduler-ps"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictOne, bytescheduler_mxnet_ps, std::string("bytescheduler-mxnet-ps"))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictOne, distml_allreduce, std::string("distml-allreduce"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictAtScale, wfbp_allreduce, std::string("wfbp-allreduce"))
     ->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);

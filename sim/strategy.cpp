@@ -129,10 +129,32 @@ const std::map<std::string, PresetEntry>& presets() {
           s.grouping = Grouping::per_tensor;
         }}},
       {"bytescheduler-ps",
-       {"BytePS with ByteScheduler's priority and a credit of four partitions",
+       {"BytePS with server-side scheduling only, as ddl-benchmarks ran ByteScheduler-PS: workers "
+        "push each tensor as soon as it is ready, first come first served",
         [](Strategy& s) {
+          // ddl-benchmarks benchmarks.py sets bytescheduler=1 and threshold 0 for this method, and
+          // byteps/launch.sh turns that into BYTEPS_SERVER_ENABLE_SCHEDULE=1 alone. Without
+          // BYTEPS_SCHEDULING_CREDIT the worker queues stay FIFO with no credit
+          // (byteps/common/scheduled_queue.cc: "disable scheduling by default"); BytePS's
+          // maintainers: the server flag orders the server's summation engine, the credit is the
+          // worker side (bytedance/byteps issue 348). The model does not cost that engine, so
+          // this predicts as wfbp-ps.
           s = byteps_base();
-          s.credit_bytes = 4 * 4096000.0;
+          s.timing = Timing::as_ready;
+          s.grouping = Grouping::per_tensor;
+        }}},
+      {"bytescheduler-mxnet-ps",
+       {"ByteScheduler over MXNet's parameter-server kvstore (Peng et al., SOSP'19): partitions of "
+        "1M parameters, a credit of 4M parameters, priority to the next forward's first layers",
+        [](Strategy& s) {
+          // ByteScheduler's defaults for a parameter server, in parameters
+          // (BYTESCHEDULER_PARTITION 1000000, BYTESCHEDULER_CREDIT 4000000:
+          // bytescheduler/docs/scheduling.md, BytePS repository, bytescheduler branch). MXNet's
+          // dependency engine lets each layer's next forward wait only for its own pull, and the
+          // kvstore reduces a node's GPUs before one push per node.
+          s = byteps_base();
+          s.partition_parameters = 1000000;
+          s.credit_parameters = 4000000;
           s.priority = true;
           s.overlap_next_forward = true;
         }}},

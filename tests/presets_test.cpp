@@ -34,8 +34,8 @@ TEST(Presets, EveryPresetRunsOnEveryModel) {
 
 TEST(Presets, NamesAndErrors) {
   for (const char* name : {"bsp-allreduce", "wfbp-allreduce", "mgwfbp", "bytescheduler-allreduce",
-                           "bsp-ps", "wfbp-ps", "bytescheduler-ps", "ddp", "horovod",
-                           "dataparallel", "distml-allreduce", "ftlib-allreduce"})
+                           "bsp-ps", "wfbp-ps", "bytescheduler-ps", "bytescheduler-mxnet-ps", "ddp",
+                           "horovod", "dataparallel", "distml-allreduce", "ftlib-allreduce"})
     EXPECT_TRUE(has_preset(name)) << name;
   EXPECT_THROW(make_preset("gossip"), std::invalid_argument);
   const Strategy bs = make_preset("bytescheduler-allreduce");
@@ -45,6 +45,22 @@ TEST(Presets, NamesAndErrors) {
   EXPECT_EQ(bs.credit_bytes, 64e6);
   EXPECT_TRUE(bs.priority);
   EXPECT_EQ(make_preset("bsp-ps").partition_bytes, 4096000);
+  // ddl-benchmarks' ByteScheduler-PS only orders the servers' engine: the workers run as WFBP-PS,
+  // without credit, priority or crossing the barrier; ByteScheduler's own scheduling over a
+  // parameter server is bytescheduler-mxnet-ps.
+  const Strategy server_only = make_preset("bytescheduler-ps");
+  const Strategy wfbp_ps = make_preset("wfbp-ps");
+  EXPECT_EQ(server_only.credit_bytes, 0);
+  EXPECT_FALSE(server_only.priority);
+  EXPECT_FALSE(server_only.overlap_next_forward);
+  EXPECT_EQ(server_only.timing, wfbp_ps.timing);
+  EXPECT_EQ(server_only.grouping, wfbp_ps.grouping);
+  EXPECT_EQ(server_only.partition_bytes, wfbp_ps.partition_bytes);
+  const Strategy mxnet = make_preset("bytescheduler-mxnet-ps");
+  EXPECT_EQ(mxnet.partition_bytes, 4e6);  // 1M and 4M parameters in fp32
+  EXPECT_EQ(mxnet.credit_bytes, 16e6);
+  EXPECT_TRUE(mxnet.priority);
+  EXPECT_TRUE(mxnet.overlap_next_forward);
 }
 
 // ByteScheduler counts its partition and credit in parameters: their bytes follow the model's

@@ -1,6 +1,6 @@
 // The scheduling policy on hand-built schedules: ByteScheduler's head-of-line credit (the
-// 4-4-4-1-4-1 MB case), the channel's pick without credit, credit per server returned by pulls,
-// a follower channel, and the refusals that keep a driver from breaking it.
+// 4-4-4-1-4-1 MB case), the channel's pick without credit, one push credit per worker returned
+// when a push ends, a follower channel, and the refusals that keep a driver from breaking it.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -82,11 +82,11 @@ TEST(SchedulingPolicy, WithoutPriorityReadinessOrders) {
   EXPECT_EQ(p.dispatch().channel, 0);
 }
 
-TEST(SchedulingPolicy, PushCreditIsPerServerAndComesBackWithThePull) {
+TEST(SchedulingPolicy, PushCreditIsOnePerWorkerAndComesBackWhenThePushEnds) {
   Schedule s;
   s.strategy.credit_bytes = 8e6;
   s.strategy.priority = true;
-  // Server 0: pushes of 6 MB (0, 2); server 1: push of 6 MB (4); each followed by its pull.
+  // Pushes of 6 MB to servers 0, 0 and 1 (tasks 0, 2, 4), each followed by its pull.
   for (int i = 0; i < 3; ++i) {
     const int server = i == 2 ? 1 : 0;
     s.tasks.push_back(message(2 * i, CommOp::push, 6e6, i, server));
@@ -96,15 +96,16 @@ TEST(SchedulingPolicy, PushCreditIsPerServerAndComesBackWithThePull) {
   }
   SchedulingPolicy p(s);
   for (int id : p.initial()) p.ready(id, 0);
-  Dispatch d = p.dispatch();
-  EXPECT_EQ(d.transfers, (std::vector<int>{0, 2, 4}));  // 6 of 8 MB left at server 0: push 2 goes too
+  // 6 of 8 MB left after push 0: push 2 overdraws it; push 4, to another server, waits all the same.
+  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{0, 2}));
   const auto released = p.finish(0);
   ASSERT_EQ(released.size(), 1u);
   p.ready(released[0].task, 0.1);
-  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{1}));  // a pull needs no credit
+  // Push 0's end gave its 6 MB back (6 of 12 taken): push 4 goes, and a pull needs no credit.
+  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{4, 1}));  // credited pushes commit first
 }
 
-TEST(SchedulingPolicy, HeadOfLineHoldsPushesAtTheirOwnServerOnly) {
+TEST(SchedulingPolicy, HeadOfLineHoldsPushesToEveryServer) {
   Schedule s;
   s.strategy.credit_bytes = 4e6;
   s.strategy.priority = true;
@@ -113,7 +114,9 @@ TEST(SchedulingPolicy, HeadOfLineHoldsPushesAtTheirOwnServerOnly) {
   s.tasks.push_back(message(2, CommOp::push, 1e6, 2, 1));
   SchedulingPolicy p(s);
   for (int id : p.initial()) p.ready(id, 0);
-  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{0, 2}));
+  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{0}));
+  p.finish(0);
+  EXPECT_EQ(p.dispatch().transfers, (std::vector<int>{1, 2}));
 }
 
 TEST(SchedulingPolicy, AFollowerRunsTheCoordinatorsOrderOnceEachIsReadyHere) {

@@ -77,7 +77,7 @@ TEST_F(Execute, WaitFreeBackpropAllreduce) { run_and_check("wfbp-allreduce", 3, 
 TEST_F(Execute, ReferenceCollectives) { run_and_check("bsp-allreduce", 2, "--reference"); }
 TEST_F(Execute, ByteSchedulerPriorityAndCredit) { run_and_check("bytescheduler-allreduce", 2, ""); }
 TEST_F(Execute, ParameterServerOnItsOwnRank) { run_and_check("wfbp-ps", 2, ""); }
-TEST_F(Execute, ParameterServerWithCredit) { run_and_check("bytescheduler-ps", 2, ""); }
+TEST_F(Execute, ParameterServerWithCredit) { run_and_check("bytescheduler-mxnet-ps", 2, ""); }
 
 TEST_F(Execute, SweepWritesNcclTestsColumns) {
   const std::string dir = fresh_dir("sweep");

@@ -34,7 +34,7 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
     if (o_.lanes.empty()) lanes_.push_back(lane_of(t));
     if (lanes_[id] == Lane::transfer) {
       if (t.server < 0) throw std::invalid_argument("task " + std::to_string(id) + " names no parameter server");
-      windows = std::max(windows, t.server + 2);
+      windows = 2;
     }
     pending_[id] = static_cast<int>(t.deps.size());
     for (int d : t.deps) {
@@ -67,7 +67,7 @@ SchedulingPolicy::Key SchedulingPolicy::key(int id) const {
 }
 
 int SchedulingPolicy::window(int id) const {
-  return lanes_[id] == Lane::transfer ? 1 + s_.tasks[id].server : 0;
+  return lanes_[id] == Lane::transfer ? 1 : 0;
 }
 
 bool SchedulingPolicy::takes_credit(int id) const {
@@ -106,12 +106,10 @@ Releases SchedulingPolicy::finish(int id) {
   const Task& t = s_.tasks[id];
   if (lanes_[id] == Lane::compute) compute_busy_ = false;
   if (lanes_[id] == Lane::channel || lanes_[id] == Lane::transfer) --communicating_;
-  if (lanes_[id] == Lane::channel) {
-    channel_busy_ = false;
-    if (o_.decides_channel) in_flight_[window(id)] -= t.bytes;
-  }
-  // A push's credit comes back when its pull (same server, same bytes) ends.
-  if (lanes_[id] == Lane::transfer && t.op == CommOp::pull && o_.transfer_credit) in_flight_[window(id)] -= t.bytes;
+  if (lanes_[id] == Lane::channel) channel_busy_ = false;
+  // Credit comes back when the collective or the push ends (ByteScheduler's kvstore task notifies
+  // the core from the push's completion callback, not the pull's).
+  if (takes_credit(id)) in_flight_[window(id)] -= t.bytes;
   Releases out;
   for (int i = first_dependent_[id]; i < first_dependent_[id + 1]; ++i) {
     const int d = dependents_[i];

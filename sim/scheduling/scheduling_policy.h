@@ -55,14 +55,16 @@ struct PolicyOptions {
 
 // The rules, in one place:
 // - Compute runs in task-id order, one task at a time.
-// - Ready messages wait in one queue per credit window: one per parameter server (its pushes)
-//   and one for the collectives. The queue's order is the priority key: with the strategy's
+// - Ready messages wait in one queue per credit window: one for the collectives and one for the
+//   pushes to every parameter server (ByteScheduler's core keeps one queue and one credit per
+//   worker). The queue's order is the priority key: with the strategy's
 //   priority, (priority, ready time, id), otherwise (ready time, priority, id).
 // - Credit (ByteScheduler, Peng et al., SOSP'19; bytescheduler/common/bytecore.py, ByteCore.
 //   _loop): the scheduler takes the head of its priority queue and commits it while the credit
 //   left is positive, then subtracts the message's size, so the credit may be overdrawn by one
 //   message; it never skips the head for a smaller message behind it (head-of-line). Credit
-//   comes back when a collective ends, or when a push's pull ends.
+//   comes back when a collective or a push ends (bytescheduler/mxnet/kvstore_task.py notifies
+//   the core from the push's completion callback).
 // - Without credit, pushes commit when ready and a collective is committed only when the
 //   channel is idle with nothing committed, so that it is the most urgent one at that moment.
 // - Committed collectives run on the channel one at a time, first committed first. Pulls take no
@@ -99,7 +101,7 @@ class SchedulingPolicy {
       std::priority_queue<std::pair<Key, int>, std::vector<std::pair<Key, int>>, std::greater<>>;
 
   Key key(int task) const;
-  // The credit window of a message: 0 for the collectives, 1 + its server for a push or pull.
+  // The credit window of a message: 0 for the collectives, 1 for a push or pull.
   int window(int task) const;
   bool takes_credit(int task) const;
   void commit_ready_messages(Dispatch& out);
