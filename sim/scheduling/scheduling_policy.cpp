@@ -27,15 +27,12 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
   ready_at_.assign(n, 0);
   is_ready_.assign(n, 0);
   is_finished_.assign(n, 0);
-  int windows = 1;
   for (int id = 0; id < n; ++id) {
     const Task& t = s.tasks[id];
     if (t.id != id) throw std::invalid_argument("task " + std::to_string(id) + " has id " + std::to_string(t.id));
     if (o_.lanes.empty()) lanes_.push_back(lane_of(t));
-    if (lanes_[id] == Lane::transfer) {
-      if (t.server < 0) throw std::invalid_argument("task " + std::to_string(id) + " names no parameter server");
-      windows = 2;
-    }
+    if (lanes_[id] == Lane::transfer && t.server < 0)
+      throw std::invalid_argument("task " + std::to_string(id) + " names no parameter server");
     pending_[id] = static_cast<int>(t.deps.size());
     for (int d : t.deps) {
       if (d < 0 || d >= n || d == id)
@@ -49,8 +46,8 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
   std::vector<int> filled(first_dependent_.begin(), first_dependent_.end() - 1);
   for (int id = 0; id < n; ++id)
     for (int d : s.tasks[id].deps) dependents_[filled[d]++] = id;
-  message_ready_.resize(windows);
-  in_flight_.assign(windows, 0);
+  message_ready_.resize(2);  // the collectives' window and the pushes'
+  in_flight_.assign(2, 0);
 }
 
 std::vector<int> SchedulingPolicy::initial() const {
