@@ -74,11 +74,17 @@ std::vector<Parameter> transport_parameters(const Cluster& base, bool with_serve
   out.push_back({"fabric.latency", "latency of one step inside a node", Quantity::seconds,
                  [](const Cluster& c) { return c.fabric.latency_s; },
                  [](Cluster& c, double v) { c.fabric.latency_s = v; }, fabric_lo, fabric_hi});
-  if (with_servers)
+  if (with_servers) {
+    // Identified where servers' workers sum their GPUs first (BytePS); no effect otherwise.
+    const auto [stage_lo, stage_hi] = decade(base.ps.stage_overhead_s, 1e-6);
+    out.push_back({"parameter_server.stage_overhead", "host cost of one partition in one node-local stage",
+                   Quantity::seconds, [](const Cluster& c) { return c.ps.stage_overhead_s; },
+                   [](Cluster& c, double v) { c.ps.stage_overhead_s = v; }, stage_lo, stage_hi});
     out.push_back({"parameter_server.bandwidth", "line rate of a dedicated server's NIC", Quantity::network_rate,
                    [](const Cluster& c) { return c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth; },
                    [](Cluster& c, double v) { c.ps.nic_bandwidth = v; }, 0.01 * base.nic_bandwidth,
                    base.nic_bandwidth});
+  }
   return out;
 }
 

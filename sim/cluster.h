@@ -87,12 +87,26 @@ enum class Placement {
   colocated,  // one server process on each worker node, sharing its NIC
 };
 
+// BytePS's node-local stages (byteps/common/core_loops.cc, v0.2): a partition is handed
+// between loop threads (the NCCL launch loop, its event-sync loop, the copy loop), and a loop
+// that found its queue empty sleeps 1 us, which Linux lengthens by the thread's timer slack,
+// 50 us by default (prctl(2), PR_SET_TIMERSLACK): 25 us expected wait per hand-off. Each stage
+// also synchronizes its stream or event once (a few us). An estimate from those two costs, one
+// hand-off and one synchronization per stage; calibration fits it from bsp-ps rows
+// (parameter_server.stage_overhead).
+inline constexpr double kPsStageOverhead_s = 30e-6;
+
 struct ParameterServers {
   Placement placement = Placement::dedicated;
   int servers = 0;                      // server machines (dedicated) or processes (colocated);
                                         // 0: derived from gpus_per_server
   int gpus_per_server = 0;              // one server per this many worker GPUs (0: one per node)
   double nic_bandwidth = 0;             // bytes/s of a dedicated server's NIC (0: as workers)
+  // Host cost of one partition in one node-local stage of a worker that sums its GPUs first
+  // (BytePS): handing it from loop thread to loop thread and waiting for its CUDA work. The
+  // stages take partitions one at a time, so this cost is serial. Default's source at
+  // kPsStageOverhead_s.
+  double stage_overhead_s = kPsStageOverhead_s;
 
   int count(int nodes, int gpus) const;  // servers for a job of this size
 };

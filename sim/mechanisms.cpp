@@ -30,6 +30,13 @@ const std::vector<MechanismInfo>& mechanisms() {
       {Mechanism::call_overhead, "call-overhead",
        "the collective library's or PS client's software cost of starting one collective or request",
        "20 us kernel TCP, 10 us RDMA and EFA (sim/cluster.cpp)", "no cost per call"},
+      {Mechanism::ps_stage_overhead, "ps-stage-overhead",
+       "BytePS hands each partition between its loop threads and waits for its CUDA work in each "
+       "node-local stage (reduce, device-to-host copy; host-to-device copy, broadcast), one "
+       "partition at a time",
+       "30 us per partition and stage: an idle loop's 1 us sleep lengthened by Linux's 50 us timer "
+       "slack, and a stream synchronization (sim/cluster.h, kPsStageOverhead_s)",
+       "node-local stages cost only their transfers"},
       {Mechanism::core_copy, "core-copy",
        "one host core copies a stream's data into and out of sockets or libfabric's buffers",
        "25 Gbit/s per core (sim/cluster.cpp, core_copy_bandwidth); NCCL_SOCKET_NTHREADS per stack",
@@ -91,6 +98,7 @@ bool has(const std::vector<Mechanism>& off, Mechanism m) {
 
 void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl::NcclSettings& nccl) {
   if (has(off, Mechanism::call_overhead)) c.net.call_overhead_s = 0;
+  if (has(off, Mechanism::ps_stage_overhead)) c.ps.stage_overhead_s = 0;
   if (has(off, Mechanism::core_copy)) c.net.stream_bandwidth = 0;
   if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
   if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;

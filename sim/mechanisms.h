@@ -18,6 +18,7 @@ enum class Mechanism {
   credit,                // ByteScheduler's credit bounds the bytes in flight
   priority,              // ByteScheduler's priority order and per-layer next forward
   call_overhead,         // the library's software cost of starting a collective or PS request
+  ps_stage_overhead,     // BytePS's host cost per partition in each node-local stage
   core_copy,             // a host core's copy rate bounds a socket or libfabric stream
   host_staging,          // data crosses host memory where the NIC cannot read GPU memory
   in_order_connections,  // transfers between two machines take turns on one connection

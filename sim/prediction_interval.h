@@ -15,7 +15,7 @@ struct Uncertainty {
 
 // Uncalibrated predictions: the zero-shot log residuals of the published measured tables
 // (docs/MODEL.md, "Prediction intervals"): BSP rows (one message per iteration, so transport
-// alone) 0.0636; all other rows 0.1526, so the schedule model adds sqrt(0.1526^2 - 0.0636^2).
+// alone) 0.0676; all other rows 0.1339, so the schedule model adds sqrt(0.1339^2 - 0.0676^2).
 Uncertainty default_uncertainty();
 // After calibration: the transport's spread measured on held-out samples, the schedule model's
 // as by default (calibration of the transport does not remove it).

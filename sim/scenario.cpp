@@ -277,12 +277,13 @@ Topology read_topology(const YamlReader& t) {
 }
 
 ParameterServers read_parameter_servers(const YamlReader& p) {
-  p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth"});
+  p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth", "stage_overhead"});
   ParameterServers ps;  // without a placement, as without the block: dedicated servers
   if (auto v = p.optional("placement")) ps.placement = parse_placement(v->choice("a placement", {"dedicated", "colocated"}));
   if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
   if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
   if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
+  if (auto v = p.optional("stage_overhead")) ps.stage_overhead_s = v->duration(ranges::latency());
   return ps;
 }
 
@@ -520,8 +521,9 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
       read_transport_values(*n, cluster);
     }
     if (auto p = c.optional("parameter_server")) {
-      takes_only(*p, {"bandwidth"});
+      takes_only(*p, {"bandwidth", "stage_overhead"});
       if (auto v = p->optional("bandwidth")) cluster.ps.nic_bandwidth = v->rate(ranges::rate());
+      if (auto v = p->optional("stage_overhead")) cluster.ps.stage_overhead_s = v->duration(ranges::latency());
     }
     return cluster;
   } catch (const YamlError& e) {

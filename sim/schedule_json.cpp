@@ -58,7 +58,8 @@ ordered_json cluster_json(const Cluster& c) {
            {{"placement", to_string(c.ps.placement)},
             {"servers", c.ps.servers},
             {"gpus_per_server", c.ps.gpus_per_server},
-            {"nic_bandwidth_Bps", c.ps.nic_bandwidth}}}};
+            {"nic_bandwidth_Bps", c.ps.nic_bandwidth},
+            {"stage_overhead_s", c.ps.stage_overhead_s}}}};
 }
 
 ordered_json strategy_json(const Strategy& s) {
@@ -155,12 +156,13 @@ Topology topology_from(const JsonReader& t) {
 }
 
 ParameterServers servers_from(const JsonReader& p) {
-  p.check_keys({"placement", "servers", "gpus_per_server", "nic_bandwidth_Bps"});
+  p.check_keys({"placement", "servers", "gpus_per_server", "nic_bandwidth_Bps", "stage_overhead_s"});
   ParameterServers ps;
   ps.placement = p.require("placement").enumeration("a placement", {Placement::dedicated, Placement::colocated});
   ps.servers = p.require("servers").integer(0, ranges::kMaxGpus);
   ps.gpus_per_server = p.require("gpus_per_server").integer(0, ranges::kMaxGpus);
   ps.nic_bandwidth = p.require("nic_bandwidth_Bps").number(ranges::rate_or_none());
+  ps.stage_overhead_s = p.require("stage_overhead_s").number(ranges::latency());
   return ps;
 }
 

@@ -80,7 +80,7 @@ fi
 check "recommend bad objective" 2 "unknown objective 'fast'" -- "$bin" recommend "$bert" --objective fast
 check "recommend cost needs prices" 2 "prices: expected a price list" -- "$bin" recommend "$scen" --objective cost
 check "recommend plot needs prices" 2 "prices: expected a price list to plot" -- "$bin" recommend "$scen" --plot "$tmp/x.png"
-check "recommend without a search section" 0 "^1 +wfbp-ps +32" -- "$bin" recommend "$scen"
+check "recommend without a search section" 0 "^1 +(mgwfbp|wfbp-ps) +32" -- "$bin" recommend "$scen"
 # collective: nccl-tests' table for every operation, --compare against a measured output, errors.
 h100=$src/scenarios/cluster-h100-ndr.yaml
 for op in all_reduce all_gather reduce_scatter broadcast reduce sendrecv alltoall; do

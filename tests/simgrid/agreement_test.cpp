@@ -100,6 +100,21 @@ TEST(SimgridAgreement, ShardedServersTakeSameInstantPushesInTaskOrderAlike) {
   }
 }
 
+// BytePS on one node of 2 GPUs, 16 partitions of 4 MB: each partition's reduce and broadcast
+// take turns on the node's stream, which is never idle, so a stage overhead of X lengthens the
+// run by exactly 2 x 16 x X, in both backends.
+TEST(SimgridAgreement, PsStageOverheadIsPaidOncePerPartitionAndStageAlike) {
+  Cluster c = cluster(1, 2, 10, Transport::tcp);
+  c.ps.stage_overhead_s = 0;
+  const Schedule without = push_pull(c, 1, 16, 4e6);
+  c.ps.stage_overhead_s = 100e-6;
+  const Schedule with = push_pull(c, 1, 16, 4e6);
+  const double a = analytical_s(with) - analytical_s(without), g = simgrid_s(with) - simgrid_s(without);
+  std::printf("stage overhead adds: analytical %.6f s, simgrid %.6f s\n", a, g);
+  EXPECT_NEAR(a, 2 * 16 * 100e-6, 1e-9);
+  EXPECT_NEAR(g, 2 * 16 * 100e-6, 1e-6);
+}
+
 // A size curve slows every transfer between nodes by its own size in both backends alike: a
 // ring's 1 MB steps at half the rate on a uniform ring.
 TEST(SimgridAgreement, SizeCurveSlowsNetworkStepsAlike) {
