@@ -179,7 +179,8 @@ TEST(Scenario, TransportValuesOnABuiltClusterMatchThoseInTheScenario) {
   const std::vector<std::string> sets = {"cluster.network.latency=95us", "cluster.network.efficiency=0.7",
                                          "cluster.network.call_overhead=40us", "cluster.fabric.bandwidth=5GB/s",
                                          "cluster.network.bandwidth_by_size={4KiB: 0.3, 1MiB: 0.8}",
-                                         "cluster.parameter_server.bandwidth=25Gbps"};
+                                         "cluster.parameter_server.bandwidth=25Gbps",
+                                         "cluster.parameter_server.stage_overhead=79us"};
   ScenarioOverrides overrides;
   for (const auto& s : sets) overrides.sets.push_back({s, "cal.yaml"});
   const Cluster want = parse_scenario(kBase, "scen.yaml", overrides).cluster;
@@ -190,6 +191,8 @@ TEST(Scenario, TransportValuesOnABuiltClusterMatchThoseInTheScenario) {
   EXPECT_DOUBLE_EQ(got.net.call_overhead_s, want.net.call_overhead_s);
   EXPECT_DOUBLE_EQ(got.fabric.link_bandwidth, want.fabric.link_bandwidth);
   EXPECT_DOUBLE_EQ(got.ps.nic_bandwidth, want.ps.nic_bandwidth);
+  EXPECT_DOUBLE_EQ(got.ps.stage_overhead_s, 79e-6);
+  EXPECT_DOUBLE_EQ(got.ps.stage_overhead_s, want.ps.stage_overhead_s);
   EXPECT_EQ(got.net.size_curve.anchors(), want.net.size_curve.anchors());
   EXPECT_DOUBLE_EQ(got.net.size_curve.at(4096), 0.3);
 }
