@@ -1,7 +1,6 @@
 // The fit: LM over the parameters still free, then the covariance sigma^2 (J'J)^-1 at the
-// solution; a parameter without effect, with a log standard error above 0.5, whose effect is
-// within the residual scatter, or whose 95% interval holds its default goes back to its default
-// and the rest are fitted again.
+// solution; a parameter without effect, with a log standard error above 0.5, or whose effect is
+// within the residual scatter goes back to its default and the rest are fitted again.
 #include "calibration/transport_fit.h"
 
 #include <Eigen/Dense>
@@ -36,7 +35,6 @@ std::string to_string(FitStatus s) {
     case FitStatus::at_bound: return "at its physical bound (the measurements would take it further): held at the default";
     case FitStatus::not_identified: return "not identified by the measurements: held at the default";
     case FitStatus::no_effect: return "no effect on the measurements: held at the default";
-    case FitStatus::agrees: return "the measurements agree with the default (within its 95% interval): held at the default";
   }
   return "fitted";
 }
@@ -110,18 +108,13 @@ TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster&
       const double largest_effect = lm.jacobian.col(j).cwiseAbs().maxCoeff();
       const double error = std::sqrt(std::max(0.0, cov(j, j)));
       double weakness = std::max(error / kMaxLogError, scatter / std::max(largest_effect, 1e-300));
-      // A value whose 95% interval holds the default is no evidence against the default: moving
-      // it would fit the measurements' scatter (or another mechanism's error) on other samples.
-      const double shift = std::abs(lm.x[j] - x0[j]);
-      const bool agrees = shift < 1.96 * error;
-      if (agrees) weakness = std::max(weakness, 1.96 * error / std::max(shift, 1e-300));
       // At a bound and pushed outward by the residuals: the measurements want it out of range.
       const double pull = lm.jacobian.col(j).dot(lm.residuals);
       const bool at_bound = (lm.x[j] <= lower[j] + 1e-9 && pull > 1e-9) || (lm.x[j] >= upper[j] - 1e-9 && pull < -1e-9);
       r.value = std::exp(lm.x[j]);
       r.low = std::exp(lm.x[j] - 1.96 * error);
       r.high = std::exp(lm.x[j] + 1.96 * error);
-      r.status = agrees && error <= kMaxLogError ? FitStatus::agrees : FitStatus::fitted;
+      r.status = FitStatus::fitted;
       if (effect < 1e-6) {
         r.status = FitStatus::no_effect;
         weakness = std::numeric_limits<double>::infinity();

@@ -24,7 +24,6 @@ enum class FitStatus {
   fitted,          // identified by the measurements
   at_bound,        // the measurements would take it past its physical range: held at the default
   not_identified,  // the measurements cannot tell its value apart: held at the default
-  agrees,          // the measurements do not reject the default (its 95% interval holds it)
   no_effect,       // the measurements do not depend on it: held at the default
 };
 std::string to_string(FitStatus status);

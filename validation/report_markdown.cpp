@@ -52,8 +52,7 @@ void fits_section(std::ostream& out, const ValidationResult& v) {
   out << "## Fitted constants\n\nPer (table, network), fitted by bounded Levenberg-Marquardt on the "
          "log of each constant against log(predicted / measured) iteration times of the calibration "
          "rows only (scalecast calibrate does the same). A constant the rows do not identify (its log "
-         "standard error above 0.5), do not depend on, or do not reject (its 95% interval holds the "
-         "default) keeps its default, and says so.\n\n";
+         "standard error above 0.5) or do not depend on keeps its default, and says so.\n\n";
   for (const auto& g : v.fits) {
     out << "### " << g.table << " / " << g.network << "\n\n";
     if (!g.fitted) {
