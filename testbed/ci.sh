@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scalecast="$build/cli/scalecast"
 cluster="$root/testbed/cluster.sh"
 base_scenario="$root/scenarios/testbed-4x1gbps.yaml"
-methods=(bsp-allreduce wfbp-allreduce mgwfbp ddp horovod bytescheduler-allreduce bsp-ps wfbp-ps bytescheduler-ps)
+methods=(${SCALECAST_TESTBED_METHODS:-bsp-allreduce wfbp-allreduce mgwfbp ddp horovod bytescheduler-allreduce bsp-ps wfbp-ps bytescheduler-ps})
 [ -x "$scalecast" ] || { echo "testbed/ci.sh: no $scalecast (build the scalecast target first)" >&2; exit 1; }
 if [ $# -ge 2 ]; then
   out=$2
