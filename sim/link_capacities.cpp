@@ -86,4 +86,6 @@ double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes
   return s.call_overhead_s + 2 * bytes / l.host_copy_bandwidth;
 }
 
+double ps_request_overhead_s(const LinkCapacities& l, const Strategy& s) { return l.call_overhead_s + s.call_overhead_s; }
+
 }  // namespace scalecast

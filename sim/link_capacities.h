@@ -75,4 +75,8 @@ LinkCapacities link_capacities(const Cluster& cluster);
 // std::invalid_argument where staging is asked of a GPU without a known PCIe rate.
 double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes);
 
+// Software cost of one push or pull request, the same in every backend: the PS client's call
+// overhead on the transport and the framework's per message.
+double ps_request_overhead_s(const LinkCapacities& l, const Strategy& s);
+
 }  // namespace scalecast

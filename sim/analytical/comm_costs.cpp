@@ -27,7 +27,7 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   const Strategy& st = s.strategy;
   PsPath out;
   out.colocated = l.placement == Placement::colocated;
-  out.overhead_s = l.call_overhead_s + st.call_overhead_s;
+  out.overhead_s = ps_request_overhead_s(l, st);
   out.latency_s = l.network_latency_s;
   const int g = c.gpus_per_node;
   out.node_stage = st.node_local_reduce && g > 1;

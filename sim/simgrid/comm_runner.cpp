@@ -30,8 +30,8 @@ void CommRunner::run(const Task& task) {
   // One collective call or PS request starts all its transfers at once: its software overhead
   // is paid once, as in the analytical backend.
   const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
-  const double overhead = links_.call_overhead_s +
-                          (collective ? framework_task_s(links_, s_.strategy, task.bytes) : s_.strategy.call_overhead_s);
+  const double overhead = collective ? links_.call_overhead_s + framework_task_s(links_, s_.strategy, task.bytes)
+                                     : ps_request_overhead_s(links_, s_.strategy);
   if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
   const bool memoizable = o_.collectives_alone && collective;
