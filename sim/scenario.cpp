@@ -147,12 +147,13 @@ ComputeSettings read_gpu(const YamlReader& g) {
   return s;
 }
 
-// The keys of a fabric map's figures, and of a network block's transport figures: what a built
-// schedule's cluster can still take (with_transport_values), besides the kind, NIC and transport.
+// The keys of a fabric map's figures, of a network block's transport figures and of the
+// parameter servers' figures: what a built schedule's cluster can still take (with_transport_values), besides the kind, NIC and transport.
 const std::vector<std::string> kFabricValueKeys = {"bandwidth", "latency", "bridge_bandwidth"};
 const std::vector<std::string> kTransportValueKeys = {
     "latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth",
     "call_overhead", "message_overhead", "bandwidth_by_size", "connections", "socket_threads"};
+const std::vector<std::string> kParameterServerValueKeys = {"bandwidth", "stage_overhead"};
 
 std::vector<std::string> with_keys(std::vector<std::string> keys, const std::vector<std::string>& more) {
   keys.insert(keys.end(), more.begin(), more.end());
@@ -276,14 +277,19 @@ Topology read_topology(const YamlReader& t) {
   return topology;
 }
 
+// The figures a parameter_server block states (kParameterServerValueKeys).
+void read_parameter_server_values(const YamlReader& p, ParameterServers& ps) {
+  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
+  if (auto v = p.optional("stage_overhead")) ps.stage_overhead_s = v->duration(ranges::latency());
+}
+
 ParameterServers read_parameter_servers(const YamlReader& p) {
-  p.check_keys({"placement", "gpus_per_server", "servers", "bandwidth", "stage_overhead"});
+  p.check_keys(with_keys({"placement", "gpus_per_server", "servers"}, kParameterServerValueKeys));
   ParameterServers ps;  // without a placement, as without the block: dedicated servers
   if (auto v = p.optional("placement")) ps.placement = parse_placement(v->choice("a placement", {"dedicated", "colocated"}));
   if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
   if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
-  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
-  if (auto v = p.optional("stage_overhead")) ps.stage_overhead_s = v->duration(ranges::latency());
+  read_parameter_server_values(p, ps);
   return ps;
 }
 
@@ -521,9 +527,8 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
       read_transport_values(*n, cluster);
     }
     if (auto p = c.optional("parameter_server")) {
-      takes_only(*p, {"bandwidth", "stage_overhead"});
-      if (auto v = p->optional("bandwidth")) cluster.ps.nic_bandwidth = v->rate(ranges::rate());
-      if (auto v = p->optional("stage_overhead")) cluster.ps.stage_overhead_s = v->duration(ranges::latency());
+      takes_only(*p, kParameterServerValueKeys);
+      read_parameter_server_values(*p, cluster.ps);
     }
     return cluster;
   } catch (const YamlError& e) {

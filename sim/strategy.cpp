@@ -58,6 +58,14 @@ Strategy byteps_base() {
   return s;
 }
 
+// BytePS workers pushing each tensor's partitions as soon as it is ready, first come first served.
+Strategy byteps_per_tensor() {
+  Strategy s = byteps_base();
+  s.timing = Timing::as_ready;
+  s.grouping = Grouping::per_tensor;
+  return s;
+}
+
 const std::map<std::string, PresetEntry>& presets() {
   static const std::map<std::string, PresetEntry> table = {
       {"bsp-allreduce",
@@ -123,11 +131,7 @@ const std::map<std::string, PresetEntry>& presets() {
         }}},
       {"wfbp-ps",
        {"BytePS parameter server, each tensor pushed as soon as it is ready",
-        [](Strategy& s) {
-          s = byteps_base();
-          s.timing = Timing::as_ready;
-          s.grouping = Grouping::per_tensor;
-        }}},
+        [](Strategy& s) { s = byteps_per_tensor(); }}},
       {"bytescheduler-ps",
        {"BytePS with server-side scheduling only, as ddl-benchmarks ran ByteScheduler-PS: workers "
         "push each tensor as soon as it is ready, first come first served",
@@ -139,9 +143,7 @@ const std::map<std::string, PresetEntry>& presets() {
           // maintainers: the server flag orders the server's summation engine, the credit is the
           // worker side (bytedance/byteps issue 348). The model does not cost that engine, so
           // this predicts as wfbp-ps.
-          s = byteps_base();
-          s.timing = Timing::as_ready;
-          s.grouping = Grouping::per_tensor;
+          s = byteps_per_tensor();
         }}},
       {"bytescheduler-mxnet-ps",
        {"ByteScheduler over MXNet's parameter-server kvstore (Peng et al., SOSP'19): partitions of "

@@ -46,8 +46,8 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
   std::vector<int> filled(first_dependent_.begin(), first_dependent_.end() - 1);
   for (int id = 0; id < n; ++id)
     for (int d : s.tasks[id].deps) dependents_[filled[d]++] = id;
-  message_ready_.resize(2);  // the collectives' window and the pushes'
-  in_flight_.assign(2, 0);
+  message_ready_.resize(kWindows);
+  in_flight_.assign(kWindows, 0);
 }
 
 std::vector<int> SchedulingPolicy::initial() const {

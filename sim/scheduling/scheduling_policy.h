@@ -102,6 +102,7 @@ class SchedulingPolicy {
 
   Key key(int task) const;
   // The credit window of a message: 0 for the collectives, 1 for a push or pull.
+  static constexpr int kWindows = 2;
   int window(int task) const;
   bool takes_credit(int task) const;
   void commit_ready_messages(Dispatch& out);
