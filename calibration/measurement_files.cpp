@@ -64,7 +64,8 @@ FitSample fit_sample(const CollectiveSample& s) {
             c.nodes = s.nodes;
             c.gpus_per_node = s.gpus_per_node;
             return collectives::collective_op_s(link_capacities(c), s.op, s.bytes, s.algorithm);
-          }};
+          },
+          {}};
 }
 
 }  // namespace scalecast::calibration

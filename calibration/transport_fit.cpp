@@ -1,6 +1,7 @@
 // The fit: LM over the parameters still free, then the covariance sigma^2 (J'J)^-1 at the
 // solution; a parameter without effect, with a log standard error above 0.5, or whose effect is
-// within the residual scatter goes back to its default and the rest are fitted again.
+// within the residual scatter goes back to its default and the rest are fitted again. Then what
+// carries over, selected by cross-validation, and the nested cross-validation of it all.
 #include "calibration/transport_fit.h"
 
 #include <Eigen/Dense>
@@ -35,6 +36,8 @@ std::string to_string(FitStatus s) {
     case FitStatus::at_bound: return "at its physical bound (the measurements would take it further): held at the default";
     case FitStatus::not_identified: return "not identified by the measurements: held at the default";
     case FitStatus::no_effect: return "no effect on the measurements: held at the default";
+    case FitStatus::not_carried_over:
+      return "improves only the measurements it was fitted to (cross-validation): held at the default";
   }
   return "fitted";
 }
@@ -156,24 +159,111 @@ Cluster take_parameters(const std::vector<Parameter>& parameters, const Cluster&
   return target;
 }
 
-CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
-                               const std::vector<Parameter>& parameters, int folds) {
-  CrossValidation cv;
-  cv.folds = std::clamp(folds, 2, std::max<int>(2, static_cast<int>(samples.size())));
-  cv.before.resize(samples.size());
-  cv.after.resize(samples.size());
-  for (size_t i = 0; i < samples.size(); ++i)
-    cv.before[i] = std::log(samples[i].predict_s(base) / samples[i].measured_s);
-  for (int fold = 0; fold < cv.folds; ++fold) {
+Folds make_folds(const std::vector<FitSample>& samples, int folds) {
+  std::vector<std::string> workloads;
+  bool named = true;
+  for (const auto& s : samples) {
+    named = named && !s.workload.empty();
+    if (std::find(workloads.begin(), workloads.end(), s.workload) == workloads.end()) workloads.push_back(s.workload);
+  }
+  Folds out;
+  out.by_workload = named && workloads.size() >= 3;
+  out.count = out.by_workload ? static_cast<int>(workloads.size())
+                              : std::clamp(folds, 2, std::max<int>(2, static_cast<int>(samples.size())));
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const auto w = std::find(workloads.begin(), workloads.end(), samples[i].workload) - workloads.begin();
+    out.of.push_back(out.by_workload ? static_cast<int>(w) : static_cast<int>(i % static_cast<size_t>(out.count)));
+  }
+  return out;
+}
+
+namespace {
+
+double log_ratio(const FitSample& s, const Cluster& c) {
+  return std::log(std::max(s.predict_s(c), 1e-300) / s.measured_s);
+}
+
+// Each sample predicted by `fit` (from a training set to a cluster) run on the other folds.
+template <typename Fit>
+std::vector<double> held_out(const std::vector<FitSample>& samples, const Folds& folds, const Cluster& base,
+                             Fit&& fit) {
+  std::vector<double> out(samples.size(), 0.0);
+  for (int f = 0; f < folds.count; ++f) {
     std::vector<FitSample> train;
     for (size_t i = 0; i < samples.size(); ++i)
-      if (static_cast<int>(i % static_cast<size_t>(cv.folds)) != fold) train.push_back(samples[i]);
-    if (train.empty()) continue;
-    const Cluster fitted = fit_transport(train, base, parameters).cluster;
+      if (folds.of[i] != f) train.push_back(samples[i]);
+    if (train.size() == samples.size()) continue;
+    const Cluster fitted = train.empty() ? base : fit(train);
     for (size_t i = 0; i < samples.size(); ++i)
-      if (static_cast<int>(i % static_cast<size_t>(cv.folds)) == fold)
-        cv.after[i] = std::log(samples[i].predict_s(fitted) / samples[i].measured_s);
+      if (folds.of[i] == f) out[i] = log_ratio(samples[i], fitted);
   }
+  return out;
+}
+
+}  // namespace
+
+CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Cluster& base,
+                                const std::vector<Parameter>& parameters, const Folds& folds) {
+  CarriedOverFit out;
+  out.fit = fit_transport(samples, base, parameters);
+  std::vector<size_t> kept, dropped;
+  for (size_t i = 0; i < parameters.size(); ++i)
+    if (out.fit.results[i].status == FitStatus::fitted) kept.push_back(i);
+  auto subset = [&](const std::vector<size_t>& which) {
+    std::vector<Parameter> ps;
+    for (size_t i : which) ps.push_back(parameters[i]);
+    return ps;
+  };
+  auto error = [&](const std::vector<size_t>& which) {
+    const auto ps = subset(which);
+    return mape(held_out(samples, folds, base, [&](const std::vector<FitSample>& train) {
+      return ps.empty() ? base : fit_transport(train, base, ps).cluster;
+    }));
+  };
+  out.default_error_pct = error({});
+  out.full_error_pct = out.kept_error_pct = error(kept);
+  while (!kept.empty()) {
+    size_t best = kept.size();
+    double best_error = out.kept_error_pct;
+    for (size_t j = 0; j < kept.size(); ++j) {
+      std::vector<size_t> without = kept;
+      without.erase(without.begin() + static_cast<std::ptrdiff_t>(j));
+      const double e = error(without);
+      if (e <= best_error) {
+        best = j;
+        best_error = e;
+      }
+    }
+    if (best == kept.size()) break;
+    dropped.push_back(kept[best]);
+    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(best));
+    out.kept_error_pct = best_error;
+  }
+  if (dropped.empty()) return out;
+  const TransportFit refit = fit_transport(samples, base, subset(kept));
+  out.fit.cluster = refit.cluster;
+  out.fit.fitted_residuals = refit.fitted_residuals;
+  out.fit.evaluations += refit.evaluations;
+  for (size_t j = 0; j < kept.size(); ++j) out.fit.results[kept[j]] = refit.results[j];
+  for (size_t i : dropped) {
+    ParameterFit& r = out.fit.results[i];
+    r.value = r.low = r.high = r.start;
+    r.status = FitStatus::not_carried_over;
+  }
+  return out;
+}
+
+CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
+                               const std::vector<Parameter>& parameters, const Folds& folds) {
+  CrossValidation cv;
+  cv.folds = folds.count;
+  cv.by_workload = folds.by_workload;
+  for (const auto& s : samples) cv.before.push_back(log_ratio(s, base));
+  cv.after = held_out(samples, folds, base, [&](const std::vector<FitSample>& train) {
+    // The selection inside runs on the training set's own folds: its workloads, or in turn.
+    return fit_carried_over(train, base, parameters, make_folds(train, folds.by_workload ? 0 : folds.count))
+        .fit.cluster;
+  });
   return cv;
 }
 

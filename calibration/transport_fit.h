@@ -1,7 +1,7 @@
 // Fits transport parameters to measured samples: bounded Levenberg-Marquardt on the log of
 // each parameter against log(predicted / measured) residuals; keeps only what the measurements
-// identify (the rest stays at its default and says so), with 95% intervals; and k-fold
-// cross-validation, so a calibration reports its held-out error before and after.
+// identify (the rest stays at its default and says so), with 95% intervals; keeps only what
+// cross-validation shows to carry over, and reports the held-out error before and after.
 #pragma once
 
 #include <functional>
@@ -18,6 +18,7 @@ struct FitSample {
   std::string where;
   double measured_s = 0;
   std::function<double(const Cluster&)> predict_s;
+  std::string workload;  // what ran (a scenario's name); empty for a sweep or a collective
 };
 
 enum class FitStatus {
@@ -25,6 +26,7 @@ enum class FitStatus {
   at_bound,        // the measurements would take it past its physical range: held at the default
   not_identified,  // the measurements cannot tell its value apart: held at the default
   no_effect,       // the measurements do not depend on it: held at the default
+  not_carried_over,  // it improves only the measurements it was fitted to: held at the default
 };
 std::string to_string(FitStatus status);
 
@@ -53,14 +55,35 @@ Cluster apply_fit(const TransportFit& fit, Cluster target);
 // samples of other scenarios on the same network take them over).
 Cluster take_parameters(const std::vector<Parameter>& parameters, const Cluster& from, Cluster target);
 
-// Each sample predicted by a fit to the other folds (k-fold, samples dealt out in turn), and by
-// the defaults: log(predicted / measured) of both, sample by sample.
+// Cross-validation folds: one per workload where the samples name three or more (a constant of
+// the cluster must hold for a workload it was not fitted to), else `folds` dealt out in turn.
+struct Folds {
+  std::vector<int> of;  // each sample's fold
+  int count = 0;
+  bool by_workload = false;
+};
+Folds make_folds(const std::vector<FitSample>& samples, int folds);
+
+// The fit of the parameters that carry over to measurements the fit did not see: from the full
+// fit, the fitted parameter whose removal lowers the cross-validated error most goes back to its
+// default (not_carried_over), while a removal does not raise that error; the rest are fitted
+// again. The errors are cross-validated MAPEs over `folds` (make_folds).
+struct CarriedOverFit {
+  TransportFit fit;
+  double default_error_pct = 0, full_error_pct = 0, kept_error_pct = 0;
+};
+CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Cluster& base,
+                                const std::vector<Parameter>& parameters, const Folds& folds);
+
+// Each sample predicted by the whole calibration (fit_carried_over, its selection included)
+// run on the other folds, and by the defaults: log(predicted / measured) of both, sample by sample.
 struct CrossValidation {
   int folds = 0;
+  bool by_workload = false;
   std::vector<double> before, after;
 };
 CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
-                               const std::vector<Parameter>& parameters, int folds);
+                               const std::vector<Parameter>& parameters, const Folds& folds);
 
 // Mean absolute percentage error of times whose log(predicted / measured) are given.
 double mape(const std::vector<double>& log_ratios);

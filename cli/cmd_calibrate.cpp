@@ -50,7 +50,7 @@ int run(const std::vector<std::string>& args) {
       ("scenario", po::value(&scenario_path), "scenario of the measured cluster: its constants are the defaults "
                                               "(required for sweeps, nccl-tests output and timelines)")
       ("network,n", po::value(&network), "throughput tables: use the rows of this network only")
-      ("folds", po::value(&folds)->default_value(5), "cross-validation folds (2 or more)")
+      ("folds", po::value(&folds)->default_value(5), "cross-validation folds (2 or more) where the measurements do not name three or more workloads (then one fold per workload)")
       ("output,o", po::value(&output), "write the calibrated cluster file to FILE instead of stdout")
       ("backend,b", po::value(&backend_name)->default_value("analytical"), "predicts throughput rows");
   po::positional_options_description pos;
@@ -100,15 +100,18 @@ int run(const std::vector<std::string>& args) {
     calibration::CalibrationRecord rec;
     rec.scenario = scenario_path.empty() ? base->path : scenario_path;
     rec.measurements = files;
-    rec.fit = calibration::fit_transport(samples, base->cluster, parameters);
-    std::cerr << "calibrate: cross-validating (" << folds << " folds) ...\n";
-    rec.cv = calibration::cross_validate(samples, base->cluster, parameters, folds);
+    const auto split = calibration::make_folds(samples, folds);
+    const std::string fold_words =
+        split.by_workload ? fmt::format("{} folds, one per workload", split.count) : fmt::format("{} folds", split.count);
+    rec.fit = calibration::fit_carried_over(samples, base->cluster, parameters, split).fit;
+    std::cerr << "calibrate: cross-validating (" << fold_words << ") ...\n";
+    rec.cv = calibration::cross_validate(samples, base->cluster, parameters, split);
     print_parameters(std::cerr, rec.fit);
     const double before = calibration::mape(rec.cv.before), after = calibration::mape(rec.cv.after);
     std::cerr << "\nmean error of the fitted measurements: "
               << fmt::format("{:.1f}%", calibration::mape(rec.fit.start_residuals)) << " with the defaults, "
               << fmt::format("{:.1f}%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
-              << "held out (" << rec.cv.folds << "-fold cross-validation): " << fmt::format("{:.1f}%", before)
+              << "held out (cross-validation, " << fold_words << "): " << fmt::format("{:.1f}%", before)
               << " with the defaults, " << fmt::format("{:.1f}%", after) << " calibrated\n";
     if (after > before)
       std::cerr << "WARNING: calibrated predictions of held-out measurements are worse than the defaults' ("

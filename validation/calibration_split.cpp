@@ -7,6 +7,12 @@
 #include "sim/prediction.h"
 
 namespace scalecast::validation {
+namespace {
+
+// Folds dealt in turn where a network's rows name fewer than three models (else one per model).
+constexpr int kFolds = 5;
+
+}  // namespace
 
 const std::vector<std::string>& calibration_methods() {
   static const std::vector<std::string> methods = {"bsp-allreduce", "bsp-ps"};
@@ -42,11 +48,13 @@ calibration::FitSample throughput_sample(const MeasuredRow& row, const Case& c,
                                          const std::vector<calibration::Parameter>& parameters,
                                          const Backend& backend) {
   const double measured = row.gpus * c.workload.batch_per_gpu / row.throughput;
-  return {row.file + ":" + std::to_string(row.line), measured, [&row, &c, parameters, &backend](const Cluster& fit) {
+  return {row.file + ":" + std::to_string(row.line), measured,
+          [&row, &c, parameters, &backend](const Cluster& fit) {
             Scenario s = c.scenario;
             s.cluster = calibration::take_parameters(parameters, fit, s.cluster);
             return predict(s, c.workload, row.method, row.gpus, backend).row.iteration_s;
-          }};
+          },
+          row.model};
 }
 
 GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases,
@@ -65,7 +73,7 @@ GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>
   const auto parameters = calibration::transport_parameters(base, servers);
   std::vector<calibration::FitSample> samples;
   for (std::size_t i : g.rows) samples.push_back(throughput_sample(rows[i], cases[i], parameters, backend));
-  g.fit = calibration::fit_transport(samples, base, parameters);
+  g.fit = calibration::fit_carried_over(samples, base, parameters, calibration::make_folds(samples, kFolds)).fit;
   g.fitted = true;
   return g;
 }
