@@ -1,7 +1,7 @@
 // The fit: LM over the parameters still free, then the covariance sigma^2 (J'J)^-1 at the
 // solution; a parameter without effect, with a log standard error above 0.5, or whose effect is
 // within the residual scatter goes back to its default and the rest are fitted again. Then what
-// carries over, selected by cross-validation, and the nested cross-validation of it all.
+// carries over to held-out folds, selected by cross-validation.
 #include "calibration/transport_fit.h"
 
 #include <Eigen/Dense>
@@ -206,6 +206,9 @@ CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Clu
                                 const std::vector<Parameter>& parameters, const Folds& folds) {
   CarriedOverFit out;
   out.fit = fit_transport(samples, base, parameters);
+  out.cv.folds = folds.count;
+  out.cv.by_workload = folds.by_workload;
+  for (const auto& s : samples) out.cv.before.push_back(log_ratio(s, base));
   std::vector<size_t> kept, dropped;
   for (size_t i = 0; i < parameters.size(); ++i)
     if (out.fit.results[i].status == FitStatus::fitted) kept.push_back(i);
@@ -214,30 +217,37 @@ CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Clu
     for (size_t i : which) ps.push_back(parameters[i]);
     return ps;
   };
-  auto error = [&](const std::vector<size_t>& which) {
+  auto held = [&](const std::vector<size_t>& which) {
     const auto ps = subset(which);
-    return mape(held_out(samples, folds, base, [&](const std::vector<FitSample>& train) {
+    return held_out(samples, folds, base, [&](const std::vector<FitSample>& train) {
       return ps.empty() ? base : fit_transport(train, base, ps).cluster;
-    }));
+    });
   };
-  out.default_error_pct = error({});
-  out.full_error_pct = out.kept_error_pct = error(kept);
+  out.cv.after = held(kept);
+  out.full_error_pct = mape(out.cv.after);
+  double error = out.full_error_pct;
   while (!kept.empty()) {
     size_t best = kept.size();
-    double best_error = out.kept_error_pct;
+    std::vector<double> best_held;
     for (size_t j = 0; j < kept.size(); ++j) {
       std::vector<size_t> without = kept;
       without.erase(without.begin() + static_cast<std::ptrdiff_t>(j));
-      const double e = error(without);
-      if (e <= best_error) {
+      auto h = held(without);
+      if (const double e = mape(h); e <= error) {
         best = j;
-        best_error = e;
+        error = e;
+        best_held = std::move(h);
       }
     }
     if (best == kept.size()) break;
     dropped.push_back(kept[best]);
     kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(best));
-    out.kept_error_pct = best_error;
+    out.cv.after = std::move(best_held);
+  }
+  if (!kept.empty() && mape(out.cv.before) <= error) {
+    dropped.insert(dropped.end(), kept.begin(), kept.end());
+    kept.clear();
+    out.cv.after = out.cv.before;
   }
   if (dropped.empty()) return out;
   const TransportFit refit = fit_transport(samples, base, subset(kept));
@@ -251,20 +261,6 @@ CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Clu
     r.status = FitStatus::not_carried_over;
   }
   return out;
-}
-
-CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
-                               const std::vector<Parameter>& parameters, const Folds& folds) {
-  CrossValidation cv;
-  cv.folds = folds.count;
-  cv.by_workload = folds.by_workload;
-  for (const auto& s : samples) cv.before.push_back(log_ratio(s, base));
-  cv.after = held_out(samples, folds, base, [&](const std::vector<FitSample>& train) {
-    // The selection inside runs on the training set's own folds: its workloads, or in turn.
-    return fit_carried_over(train, base, parameters, make_folds(train, folds.by_workload ? 0 : folds.count))
-        .fit.cluster;
-  });
-  return cv;
 }
 
 double mape(const std::vector<double>& log_ratios) {

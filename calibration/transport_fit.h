@@ -64,26 +64,26 @@ struct Folds {
 };
 Folds make_folds(const std::vector<FitSample>& samples, int folds);
 
-// The fit of the parameters that carry over to measurements the fit did not see: from the full
-// fit, the fitted parameter whose removal lowers the cross-validated error most goes back to its
-// default (not_carried_over), while a removal does not raise that error; the rest are fitted
-// again. The errors are cross-validated MAPEs over `folds` (make_folds).
-struct CarriedOverFit {
-  TransportFit fit;
-  double default_error_pct = 0, full_error_pct = 0, kept_error_pct = 0;
-};
-CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Cluster& base,
-                                const std::vector<Parameter>& parameters, const Folds& folds);
-
-// Each sample predicted by the whole calibration (fit_carried_over, its selection included)
-// run on the other folds, and by the defaults: log(predicted / measured) of both, sample by sample.
+// Each sample predicted by the defaults, and by the constants kept fitted to the other folds:
+// log(predicted / measured) of both, sample by sample.
 struct CrossValidation {
   int folds = 0;
   bool by_workload = false;
   std::vector<double> before, after;
 };
-CrossValidation cross_validate(const std::vector<FitSample>& samples, const Cluster& base,
-                               const std::vector<Parameter>& parameters, const Folds& folds);
+
+// The fit of the parameters that carry over to measurements the fit did not see: from the full
+// fit, the fitted parameter whose removal lowers the cross-validated error most goes back to its
+// default (not_carried_over), while a removal does not raise that error; where the defaults
+// cross-validate no worse than what is left, every parameter goes back. The rest are fitted
+// again. `cv` is the cross-validation of what is kept (its selection saw the same folds).
+struct CarriedOverFit {
+  TransportFit fit;
+  CrossValidation cv;
+  double full_error_pct = 0;  // cross-validated MAPE with every identified parameter fitted
+};
+CarriedOverFit fit_carried_over(const std::vector<FitSample>& samples, const Cluster& base,
+                                const std::vector<Parameter>& parameters, const Folds& folds);
 
 // Mean absolute percentage error of times whose log(predicted / measured) are given.
 double mape(const std::vector<double>& log_ratios);

@@ -39,7 +39,7 @@ TEST(CalibratedCluster, WrittenValuesOverrideTheScenarioAsFitted) {
   rec.measurements = {"synthetic"};
   const auto parameters = transport_parameters(base.cluster, false);
   rec.fit = fit_transport(samples, base.cluster, parameters);
-  rec.cv = cross_validate(samples, base.cluster, parameters, make_folds(samples, 3));
+  rec.cv = fit_carried_over(samples, base.cluster, parameters, make_folds(samples, 3)).cv;
   const std::string path = ::testing::TempDir() + "/calibrated.yaml";
   {
     std::ofstream out(path);

@@ -66,7 +66,12 @@ check "calibrate unknown format" 2 "expected a measurement scalecast reads" -- "
 check "calibrate sweep needs a scenario" 2 "scenario BASE.yaml is needed" -- \
   "$bin" calibrate calibration/tests/fixtures/aws-g4dn-metal-t4-2x1-efa-nccl2.12.7-allreduce.txt
 check "calibrate writes the cluster file" 0 "^cluster:" -- \
-  bash -c "'$bin' calibrate '$table' --network 10GbE-TCP --folds 2 -o '$tmp/c.yaml' 2>/dev/null && cat '$tmp/c.yaml'"
+  bash -c "'$bin' calibrate '$table' --network 10GbE-TCP --folds 2 -o '$tmp/c.yaml' --residuals '$tmp/r.csv' \
+    2>/dev/null && cat '$tmp/c.yaml'"
+check "calibrate --residuals: a header and one row per measured row" 0 "^measurement,workload,measured_s,default_s,.*8 rows\$" -- \
+  bash -c "echo \$(head -1 '$tmp/r.csv') \$((\$(wc -l < '$tmp/r.csv') - 1)) rows"
+check "a residual row: where, workload, and figures" 0 "^$tmp/mini/mini\.csv:[0-9]+,resnet50(,-?[0-9.e+-]+){7}\$" -- \
+  sed -n 2p "$tmp/r.csv"
 check "predict with the calibrated cluster" 0 "bsp-ps +8 +2" -- \
   "$bin" predict scenarios/ddl-resnet50-10gbe.yaml --cluster "$tmp/c.yaml" -m bsp-ps -g 8
 check "the header says it is calibrated" 0 "^calibrated $tmp/c.yaml" -- \
