@@ -30,7 +30,7 @@ std::string size_label(double bytes) {
 }  // namespace
 
 const std::vector<double>& size_curve_anchors() {
-  static const std::vector<double> sizes = {4 * 1024.0, 64 * 1024.0, 1024 * 1024.0};
+  static const std::vector<double> sizes = {4 * 1024.0, 16 * 1024.0, 64 * 1024.0, 256 * 1024.0, 1024 * 1024.0};
   return sizes;
 }
 

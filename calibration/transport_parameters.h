@@ -23,7 +23,7 @@ struct Parameter {
   double lower = 0, upper = 0;  // physical range
 };
 
-// Sizes of the size curve's anchors calibration fits (4 KiB, 64 KiB, 1 MiB), below the bulk
+// Sizes of the size curve's anchors calibration fits (4, 16, 64, 256 KiB and 1 MiB), below the bulk
 // anchor at 16 MiB that stays at 1: the efficiency sets the bulk rate.
 const std::vector<double>& size_curve_anchors();
 
