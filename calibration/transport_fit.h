@@ -18,7 +18,7 @@ struct FitSample {
   std::string where;
   double measured_s = 0;
   std::function<double(const Cluster&)> predict_s;
-  std::string workload;  // what ran (a scenario's name); empty for a sweep or a collective
+  std::string workload;  // what ran (a throughput row's model); empty for a sweep or a collective
 };
 
 enum class FitStatus {

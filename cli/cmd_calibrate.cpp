@@ -69,7 +69,8 @@ int run(const std::vector<std::string>& args) {
       ("scenario", po::value(&scenario_path), "scenario of the measured cluster: its constants are the defaults "
                                               "(required for sweeps, nccl-tests output and timelines)")
       ("network,n", po::value(&network), "throughput tables: use the rows of this network only")
-      ("folds", po::value(&folds)->default_value(5), "cross-validation folds (2 or more) where the measurements do not name three or more workloads (then one fold per workload)")
+      ("folds", po::value(&folds)->default_value(5),
+       "cross-validation folds (2 or more); measurements of three or more workloads get one fold per workload")
       ("output,o", po::value(&output), "write the calibrated cluster file to FILE instead of stdout")
       ("residuals", po::value(&residuals), "write each measurement, measured and predicted (defaults, calibrated, "
                                            "held out), to FILE as CSV")
