@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/collectives/collective_ops.h"
+#include "sim/strategy.h"
 
 namespace scalecast::calibration {
 
@@ -16,6 +17,7 @@ struct CollectiveSample {
   double bytes = 0;   // nccl-tests' size of the operation
   double time_s = 0;
   std::string algorithm = "auto";  // all-reduce: a registered algorithm, or the library's choice
+  CollectiveLibrary library = CollectiveLibrary::nccl;  // what ran it (its sockets over TCP)
 };
 
 }  // namespace scalecast::calibration

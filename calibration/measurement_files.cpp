@@ -63,7 +63,9 @@ FitSample fit_sample(const CollectiveSample& s) {
             Cluster c = base;
             c.nodes = s.nodes;
             c.gpus_per_node = s.gpus_per_node;
-            return collectives::collective_op_s(link_capacities(c), s.op, s.bytes, s.algorithm);
+            Strategy ran;
+            ran.library = s.library;
+            return collectives::collective_op_s(link_capacities(c, ran), s.op, s.bytes, s.algorithm);
           },
           {}};
 }

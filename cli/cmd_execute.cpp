@@ -31,7 +31,9 @@ void predict_sweep(executor::SweepResult& r, const std::string& scenario_path, c
   const Scenario s = load_scenario(scenario_path, sets);
   Cluster c = s.cluster;
   c.nodes = nodes_for(c, r.ranks);
-  const LinkCapacities links = link_capacities(c);
+  Strategy ran;  // the sweep's own library: its sockets over TCP
+  ran.library = parse_collective_library(r.options.transport);
+  const LinkCapacities links = link_capacities(c, ran);
   for (auto& row : r.rows) {
     if (r.options.op == SweepOp::allreduce) {
       row.predicted_s = collectives::allreduce_s(links, *r.options.algorithm, row.bytes);

@@ -7,7 +7,6 @@
 #include "cli/common.h"
 #include "cli/scenario_input.h"
 #include "sim/input_error.h"
-#include "sim/link_capacities.h"
 #include "sim/memory_fit.h"
 #include "sim/prediction_interval.h"
 #include "sim/report/chrome_trace.h"
@@ -54,7 +53,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
-      << " NICs (bulk " << units::format_rate(link_capacities(c).transfer_bandwidth(true)) << ", latency "
+      << " NICs (payload " << units::format_rate(c.nic_bandwidth * c.net.efficiency) << " each, latency "
       << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n";
   if (!s.switched_off.empty()) {
     out << "switched off";

@@ -20,14 +20,13 @@ TransportParams default_transport_params(Transport t) {
   if (t == Transport::tcp) {
     // Kernel TCP over Ethernet: ~25 us one-way through two stacks and a switch; payload share of
     // a 1500-byte MTU frame 1448/1538 = 0.94; one stream is bound by one core's copy and checksum
-    // work; a transfer between two nodes spreads over 2 streams; NCCL's socket transport spawns
-    // no helper threads unless it recognises the NIC's vendor (net_socket.cc at v2.27.7-1,
-    // ncclNetSocketGetNsockNthread); data always crosses host memory, so staging runs at PCIe
-    // speed (gen3: ~10 GB/s).
+    // work; a connection spreads over the streams its library opens (library_sockets); NCCL's
+    // socket transport spawns no helper threads unless it recognises the NIC's vendor
+    // (net_socket.cc at v2.27.7-1, ncclNetSocketGetNsockNthread); data always crosses host
+    // memory, so staging runs at PCIe speed (gen3: ~10 GB/s).
     p.latency_s = 25e-6;
     p.efficiency = 0.94;
     p.stream_bandwidth = core_copy_bandwidth();
-    p.streams = 2;
     p.socket_threads = 0;
     p.host_staging_bandwidth = 10 * units::kGBps;
     p.call_overhead_s = 20e-6;
@@ -37,7 +36,6 @@ TransportParams default_transport_params(Transport t) {
     p.latency_s = 2e-6;
     p.efficiency = 0.95;
     p.stream_bandwidth = 0;
-    p.streams = 1;
     p.host_staging_bandwidth = 0;
     p.call_overhead_s = 10e-6;
     // EFA through libfabric (SRD) as RDMA, but aws-ofi-nccl's tuner model takes 20 us of network

@@ -17,7 +17,9 @@ struct TransportParams {
   double latency_s = 0;          // one-way latency of a small message between two nodes
   double efficiency = 1;         // share of the NIC line rate that bulk transfers reach
   double stream_bandwidth = 0;   // bytes/s one stream can carry (0: no limit)
-  int streams = 1;               // streams a transfer between two nodes spreads over
+  // Streams (sockets) a connection between two machines spreads over; 0: as the library that
+  // moves the run's bytes opens them (library_sockets, sim/link_capacities.h).
+  int streams = 0;
   // NCCL's socket transport (kernel TCP): helper threads per connection (NCCL_SOCKET_NTHREADS),
   // each copying its own sockets' data; 0, the default where NCCL does not recognise the NIC's
   // vendor: the rank's one proxy thread copies every connection's data, both ways.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/collectives/nccl/nccl_system.h"
 #include "sim/gpu_catalog.h"
 
 namespace scalecast {
@@ -17,7 +18,45 @@ void require_rate(double value, const char* what) {
     throw std::invalid_argument(std::string(what) + " must be a positive, finite rate, not " + std::to_string(value));
 }
 
+// ZeroMQ I/O threads of one ps-lite process: BYTEPS_ZMQ_NTHREADS, default 4 (ps-lite 2f40b17,
+// src/zmq_van.h: zmq_ctx_set(context_, ZMQ_IO_THREADS, byteps_zmq_nthreads)). libzmq runs each
+// connection's reads and writes on one of them, the least loaded when it connects.
+constexpr int kZmqIoThreads = 4;
+
+// B/s the ps-lite processes of one machine move over kernel TCP, both directions together: as
+// many cores as they have connections, up to their I/O threads, each one core's copy rate.
+double zmq_io_rate(double core_rate, int processes, int connections_each) {
+  return processes * std::min(connections_each, kZmqIoThreads) * core_rate;
+}
+
 }  // namespace
+
+double library_sockets(const Cluster& c, const Strategy& s) {
+  if (c.net.streams > 0) return c.net.streams;
+  // BytePS over TCP is ps-lite's ZeroMQ van (ps-lite 2f40b17, the commit BytePS v0.2.3-v0.2.5
+  // pins, src/zmq_van.h): a worker opens one DEALER socket to each server, and the server answers
+  // over that connection; only the node's root process pushes and pulls (byteps/common/
+  // communicator.cc, LOCAL_ROOT). One TCP connection per worker node and server, whose reads and
+  // writes one ZeroMQ I/O thread does (link_capacities: the machine's I/O threads).
+  if (s.aggregation == Aggregation::parameter_server) return 1;
+  // Gloo's TCP transport (gloo/transport/tcp/pair.cc at 5b14351): one socket per pair of ranks;
+  // the calling thread writes, the device's event-loop thread reads.
+  if (s.library == CollectiveLibrary::gloo) return 1;
+  // NCCL: its socket transport's threads on the ring's channels, as its own model has them
+  // (sim/collectives/nccl/nccl_system.cpp). Its channel search needs the GPU's catalog entry;
+  // without one, NCCL's one ring doubled into two channels (connect.cc, ncclTopoPostset).
+  namespace nccl = collectives::nccl;
+  if (!has_gpu(c.gpu)) {
+    nccl::NcclSystem s2;
+    s2.ppn = c.gpus_per_node;
+    s2.sockets = c.transport == Transport::tcp;
+    s2.socket_threads = c.net.socket_threads;
+    return nccl::copying_cores(s2, 2);
+  }
+  const nccl::NcclSettings settings;
+  const nccl::NcclSystem system = nccl::nccl_system(c, settings);
+  return nccl::copying_cores(system, nccl::nccl_graphs(system, settings).comm_channels);
+}
 
 double LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {
   const double cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
@@ -39,7 +78,7 @@ double LinkCapacities::spine_share(double bytes) const {
   return std::min(link, leaf_uplink / nodes_per_leaf * size_curve.at(bytes));
 }
 
-LinkCapacities link_capacities(const Cluster& c) {
+LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   require_rate(c.fabric.link_bandwidth, "the fabric bandwidth");
   require_rate(c.nic_bandwidth, "the NIC bandwidth");
   if (!(c.net.efficiency > 0 && c.net.efficiency <= 1))
@@ -60,13 +99,24 @@ LinkCapacities link_capacities(const Cluster& c) {
   l.call_overhead_s = c.nodes > 1 ? c.net.call_overhead_s : 0;
   l.host_copy_bandwidth = has_gpu(c.gpu) ? pcie_bandwidth(find_gpu(c.gpu)) : 0;
   l.size_curve = c.net.size_curve;
-  // Streams bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
-  // copy work per socket); RDMA's default has none.
-  const double streams = c.net.stream_bandwidth > 0 ? c.net.stream_bandwidth * std::max(1, c.net.streams) : 0;
-  l.server_transfer_cap = streams;
-  l.gpu_transfer_cap = streams;
+  // Sockets bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
+  // copy work per socket); RDMA's default has none. BytePS's ps-lite instead binds each machine:
+  // its ZeroMQ I/O threads carry every connection's pushes and pulls, both ways, on the worker
+  // node's root process and on each server (one connection per worker node and server).
+  l.connection_sockets = library_sockets(c, s);
+  const double rate = c.net.stream_bandwidth;
+  const bool zmq = rate > 0 && c.net.streams == 0 && s.aggregation == Aggregation::parameter_server;
+  const double per_transfer = rate > 0 && !zmq ? rate * l.connection_sockets : 0;
+  if (zmq) {
+    const int servers = std::max(1, c.ps.count(c.nodes, c.gpus()));
+    const int processes = s.node_local_reduce ? 1 : c.gpus_per_node;  // worker processes per node
+    l.ps_worker_io = zmq_io_rate(rate, processes, servers);
+    l.ps_server_io = zmq_io_rate(rate, 1, processes * c.nodes);
+  }
+  l.server_transfer_cap = per_transfer;
+  l.gpu_transfer_cap = per_transfer;
   if (const double staging = staging_bandwidth(c); staging > 0)
-    l.gpu_transfer_cap = streams > 0 ? std::min(streams, staging) : staging;
+    l.gpu_transfer_cap = per_transfer > 0 ? std::min(per_transfer, staging) : staging;
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
     l.leaf_uplink = c.topology.nodes_per_leaf * l.nic_payload / std::max(1.0, c.topology.oversubscription);

@@ -31,11 +31,19 @@ struct LinkCapacities {
   int nics = 1;
   double nic_payload = 0;        // B/s of all of them
   double network_latency_s = 0;  // one-way, node to node
-  // B/s that one transfer between nodes can reach on its own, whatever the NIC: streams x the
-  // per-stream rate where the transport has one, and host staging where the NIC cannot read GPU
-  // memory (0: no such cap). A server's transfers start in host memory: no staging.
+  // Sockets one connection of the run's library opens between two machines, each copied by one
+  // host core (library_sockets(); meaningful where the transport has a per-stream rate).
+  double connection_sockets = 0;
+  // B/s that one transfer between nodes can reach on its own, whatever the NIC: its connection's
+  // sockets x the per-stream rate (where the transport has one; not for ps-lite, below) and host
+  // staging where the NIC cannot read GPU memory (0: no such cap). A server's transfers start in
+  // host memory: no staging.
   double gpu_transfer_cap = 0;
   double server_transfer_cap = 0;
+  // BytePS's ps-lite over kernel TCP: B/s that the ZeroMQ I/O threads of a worker node's
+  // processes, and of one server, move in both directions together (0: no such limit).
+  double ps_worker_io = 0;
+  double ps_server_io = 0;
   // B/s of a copy between a GPU and pinned host memory over its PCIe link (0: the GPU is not in
   // the catalog); what a framework that stages gradients through the host pays.
   double host_copy_bandwidth = 0;
@@ -65,9 +73,17 @@ struct LinkCapacities {
   double spine_share(double bytes = kBulkBytes) const;
 };
 
-// Throws std::invalid_argument for a cluster whose links could carry nothing (a rate or an
-// efficiency that is not positive and finite).
-LinkCapacities link_capacities(const Cluster& cluster);
+// Sockets (each copied by one host core) that one connection between two machines spreads over,
+// as the library that moves the run's bytes opens them: the scenario's network.streams where it
+// sets them; else NCCL's helper threads or proxy threads on its ring channels (copying_cores,
+// sim/collectives/nccl/); one for a Gloo pair; one for BytePS's ps-lite connection between a
+// worker node and a server. Sources in link_capacities.cpp.
+double library_sockets(const Cluster& cluster, const Strategy& strategy);
+
+// The links of `cluster` as a run of `strategy` uses them (its library decides the per-transfer
+// caps over kernel TCP). Throws std::invalid_argument for a cluster whose links could carry
+// nothing (a rate or an efficiency that is not positive and finite).
+LinkCapacities link_capacities(const Cluster& cluster, const Strategy& strategy);
 
 // Time a collective task spends in the framework outside the transfers, the same in every
 // backend: the strategy's cost per call and, where it stages the tensor through host memory

@@ -41,6 +41,14 @@ const std::vector<MechanismInfo>& mechanisms() {
        "one host core copies a stream's data into and out of sockets or libfabric's buffers",
        "25 Gbit/s per core (sim/cluster.cpp, core_copy_bandwidth); NCCL_SOCKET_NTHREADS per stack",
        "streams bound by the NIC alone"},
+      {Mechanism::library_sockets, "library-sockets",
+       "over kernel TCP each library opens its own sockets per connection, each copied by one core: "
+       "NCCL its socket helper threads on each ring channel, or its proxy threads, half a core "
+       "each way; a Gloo pair one socket; BytePS one ps-lite connection per worker node and server, "
+       "which the node's shards of a partition share",
+       "NCCL net_socket.cc and proxy (v2.5.6-v2.27.7); gloo/transport/tcp/pair.cc (5b14351); "
+       "ps-lite src/zmq_van.h (2f40b17) and BytePS communicator.cc (v0.2.5)",
+       "every connection spreads over 2 sockets, whatever the library (the earlier generic default)"},
       {Mechanism::host_staging, "host-staging",
        "without GPUDirect RDMA (and always with kernel TCP) data crosses host memory over PCIe; "
        "FTlib copies each tensor to the host and back around Gloo's all-reduce",
@@ -100,6 +108,7 @@ void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl
   if (has(off, Mechanism::call_overhead)) c.net.call_overhead_s = 0;
   if (has(off, Mechanism::ps_stage_overhead)) c.ps.stage_overhead_s = 0;
   if (has(off, Mechanism::core_copy)) c.net.stream_bandwidth = 0;
+  if (has(off, Mechanism::library_sockets) && c.net.streams == 0) c.net.streams = 2;
   if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
   if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;
   if (has(off, Mechanism::shared_cores)) c.shared_cores = 0;

@@ -20,6 +20,7 @@ enum class Mechanism {
   call_overhead,         // the library's software cost of starting a collective or PS request
   ps_stage_overhead,     // BytePS's host cost per partition in each node-local stage
   core_copy,             // a host core's copy rate bounds a socket or libfabric stream
+  library_sockets,       // each library opens its own sockets per connection (NCCL, Gloo, ps-lite)
   host_staging,          // data crosses host memory where the NIC cannot read GPU memory
   in_order_connections,  // transfers between two machines take turns on one connection
   shared_cores,          // a namespace testbed's nodes share the machine's cores

@@ -179,12 +179,6 @@ Fabric read_fabric(const YamlReader& f) {
   return fabric;
 }
 
-// NCCL's socket helper threads per connection; a transfer between two nodes spreads over as many
-// streams (the one control socket without them).
-void use_socket_threads(TransportParams& p, int threads) {
-  p.socket_threads = threads;
-  p.streams = std::max(1, threads);
-}
 
 // The transport figures a scenario's network block states, on top of those `c` has (a NIC's or
 // the transport's defaults, or a built schedule's). Needs the cluster's fabric and GPU.
@@ -196,7 +190,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
   if (auto v = n.optional("socket_threads")) {
     if (c.transport != Transport::tcp) v->fail("socket_threads are NCCL's socket transport's: kernel TCP only");
-    use_socket_threads(p, v->integer(0, ranges::kMaxSocketThreads));
+    p.socket_threads = v->integer(0, ranges::kMaxSocketThreads);
   }
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
@@ -252,7 +246,7 @@ void read_network(const YamlReader& n, Cluster& c) {
     p.latency_s = nic->latency_s;
     p.reported_latency_s = nic->reported_latency_s;
     p.ordered_writes = nic->ordered_writes;
-    if (c.transport == Transport::tcp) use_socket_threads(p, nic->socket_threads);
+    if (c.transport == Transport::tcp) p.socket_threads = nic->socket_threads;
   }
   read_transport_values(n, c);
 }
@@ -312,11 +306,12 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
 }
 
 StrategyOverrides read_strategy(const YamlReader& s) {
-  s.check_keys({"allreduce", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
+  s.check_keys({"allreduce", "library", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
                 "credit", "call_overhead", "nccl_algo", "nccl_proto", "nccl_nvls", "nccl_min_channels",
                 "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
+  if (auto v = s.optional("library")) o.library = v->choice("a collective library", {"nccl", "gloo"});
   if (auto v = s.optional("bucket_size")) o.bucket_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("first_bucket_size")) o.first_bucket_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("fusion_cycle")) o.cycle_s = v->duration(ranges::cycle());
@@ -589,6 +584,7 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   const StrategyOverrides& o = scenario.strategy;
   if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
     s.algorithm = o.allreduce;
+  if (!o.library.empty()) s.library = parse_collective_library(o.library);
   if (o.bucket_bytes > 0) s.bucket_bytes = o.bucket_bytes;
   if (o.first_bucket_bytes > 0) s.first_bucket_bytes = o.first_bucket_bytes;
   if (o.cycle_s > 0) s.cycle_s = o.cycle_s;

@@ -43,6 +43,7 @@ struct ComputeSettings {
 // Settings applied on top of each method's preset; an unset field keeps the preset's value.
 struct StrategyOverrides {
   std::string allreduce;              // "" or ring|tree|halving-doubling|hierarchical|auto
+  std::string library;                // "" (the preset's) or nccl|gloo
   double bucket_bytes = 0;
   double first_bucket_bytes = 0;
   double cycle_s = 0;

@@ -16,7 +16,7 @@ namespace {
 class Builder {
  public:
   Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out, bool names)
-      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c)), names_(names) {}
+      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c, s)), names_(names) {}
 
   // What every iteration shares: task names, messages with their algorithm and server, and for
   // each layer the messages carrying its gradients.

@@ -43,6 +43,7 @@ ordered_json cluster_json(const Cluster& c) {
             {"efficiency", c.net.efficiency},
             {"stream_bandwidth_Bps", c.net.stream_bandwidth},
             {"streams", c.net.streams},
+            {"socket_threads", c.net.socket_threads},
             {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
             {"call_overhead_s", c.net.call_overhead_s},
             {"message_overhead_s", c.net.message_overhead_s},
@@ -77,7 +78,8 @@ ordered_json strategy_json(const Strategy& s) {
           {"algorithm", s.algorithm},
           {"call_overhead_s", s.call_overhead_s},
           {"node_local_reduce", s.node_local_reduce},
-          {"host_staged", s.host_staged}};
+          {"host_staged", s.host_staged},
+          {"library", to_string(s.library)}};
 }
 
 // Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
@@ -126,14 +128,17 @@ SizeCurve size_curve_from(const JsonReader& a) {
 }
 
 TransportParams net_from(const JsonReader& n) {
-  n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "host_staging_bandwidth_Bps",
+  n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "socket_threads", "host_staging_bandwidth_Bps",
                 "call_overhead_s", "message_overhead_s", "reported_latency_s", "ordered_writes", "size_curve",
                 "in_order_connections"});
   TransportParams p;
   p.latency_s = n.require("latency_s").number(ranges::latency());
   p.efficiency = n.require("efficiency").number(ranges::efficiency());
   p.stream_bandwidth = n.require("stream_bandwidth_Bps").number(ranges::rate_or_none());
-  p.streams = n.require("streams").integer(1, ranges::kMaxStreams);
+  // 0: as the run's library opens them (schedules written before that state their count).
+  p.streams = n.require("streams").integer(0, ranges::kMaxStreams);
+  // Absent in schedules written before it was recorded: NCCL's default, no helper threads.
+  if (n.has("socket_threads")) p.socket_threads = n.require("socket_threads").integer(0, ranges::kMaxSocketThreads);
   p.host_staging_bandwidth = n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none());
   p.call_overhead_s = n.require("call_overhead_s").number(ranges::latency());
   // Absent in schedules written before it existed: none.
@@ -205,7 +210,7 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
 Strategy strategy_from(const JsonReader& j) {
   j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
                 "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
-                "node_local_reduce", "host_staged"});
+                "node_local_reduce", "host_staged", "library"});
   Strategy s;
   s.method = j.require("method").string();
   s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
@@ -224,6 +229,9 @@ Strategy strategy_from(const JsonReader& j) {
   s.call_overhead_s = j.require("call_overhead_s").number(ranges::latency());
   s.node_local_reduce = j.require("node_local_reduce").boolean();
   if (j.has("host_staged")) s.host_staged = j.require("host_staged").boolean();  // absent before FTlib
+  // Absent before libraries were told apart: NCCL, which every preset but FTlib's runs.
+  if (j.has("library"))
+    s.library = parse_collective_library(j.require("library").choice("a collective library", {"nccl", "gloo"}));
   return s;
 }
 

@@ -182,6 +182,7 @@ const std::map<std::string, PresetEntry>& presets() {
           // ring on the host copies, copy back.
           s = blocking_per_tensor_base();
           s.host_staged = true;
+          s.library = CollectiveLibrary::gloo;
         }}},
   };
   return table;
@@ -236,6 +237,14 @@ std::string to_string(Aggregation a) {
     case Aggregation::root_reduce: return "root-reduce";
   }
   return "allreduce";
+}
+
+std::string to_string(CollectiveLibrary l) { return l == CollectiveLibrary::gloo ? "gloo" : "nccl"; }
+
+CollectiveLibrary parse_collective_library(const std::string& name) {
+  if (name == "nccl") return CollectiveLibrary::nccl;
+  if (name == "gloo") return CollectiveLibrary::gloo;
+  throw std::invalid_argument("unknown collective library '" + name + "' (known: nccl, gloo)");
 }
 
 }  // namespace scalecast

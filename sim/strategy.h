@@ -20,6 +20,11 @@ enum class Aggregation {
   parameter_server,  // push to sharded servers, pull back (BytePS)
   root_reduce,       // single-node DataParallel: reduce to GPU 0, broadcast from it
 };
+// The library that runs an all-reduce's transfers between machines: NCCL (Horovod, DDP, cupy),
+// or Gloo (torch.distributed's CPU backend, scalecast's executor). Parameter servers talk through
+// ps-lite (BytePS) whatever this says. Over kernel TCP it decides how many sockets, each copied by
+// one core, a transfer spreads over (sim/link_capacities.cpp).
+enum class CollectiveLibrary { nccl, gloo };
 
 struct Strategy {
   std::string method;                 // preset name
@@ -44,6 +49,7 @@ struct Strategy {
   // The framework copies each collective's tensor from the GPU to pinned host memory before the
   // collective and back after it, over the GPU's PCIe link (Gloo on CUDA tensors)
   bool host_staged = false;
+  CollectiveLibrary library = CollectiveLibrary::nccl;
 };
 
 struct PresetInfo {
@@ -62,5 +68,8 @@ Strategy make_preset(const std::string& name);
 std::string to_string(Grouping g);
 std::string to_string(Timing t);
 std::string to_string(Aggregation a);
+std::string to_string(CollectiveLibrary l);
+// "nccl" or "gloo"; throws std::invalid_argument otherwise.
+CollectiveLibrary parse_collective_library(const std::string& name);
 
 }  // namespace scalecast

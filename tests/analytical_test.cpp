@@ -42,13 +42,13 @@ TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
   const SimRun wfbp = run(w, c, wfbp_strategy);
   const double compute = w.compute_s();
   const double one_message =
-      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 10e6) +
+      collectives::allreduce_s(link_capacities(c, bsp_strategy), collectives::allreduce_algorithm("ring"), 10e6) +
       bsp_strategy.call_overhead_s;
   // BSP: compute, then one all-reduce of everything, nothing overlaps.
   EXPECT_NEAR(bsp.stats.iteration_s, compute + one_message, 1e-9);
   // WFBP: per-layer all-reduces run during backward; only the last layer's is left after it.
   const double per_layer =
-      collectives::allreduce_s(link_capacities(c), collectives::allreduce_algorithm("ring"), 1e6) +
+      collectives::allreduce_s(link_capacities(c, wfbp_strategy), collectives::allreduce_algorithm("ring"), 1e6) +
       wfbp_strategy.call_overhead_s;
   ASSERT_LT(per_layer, 2e-3);  // each fits in one layer's backward time
   EXPECT_NEAR(wfbp.stats.iteration_s, compute + per_layer, 1e-9);
@@ -76,7 +76,7 @@ TEST(Analytical, ComputationSlowsWhileItsGpuCommunicates) {
   shared.compute_slowdown = 0.25;
   const Strategy wfbp = make_preset("wfbp-allreduce");
   const double per_layer =
-      collectives::allreduce_s(link_capacities(alone), collectives::allreduce_algorithm("ring"), 1e6) +
+      collectives::allreduce_s(link_capacities(alone, wfbp), collectives::allreduce_algorithm("ring"), 1e6) +
       wfbp.call_overhead_s;
   ASSERT_LT(per_layer, 2e-3);
   const double stretch = per_layer * 0.25 / 1.25;

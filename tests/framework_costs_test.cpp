@@ -13,7 +13,7 @@ namespace scalecast {
 namespace {
 
 TEST(FrameworkCosts, FtlibPaysACallAndTwoPcieCopiesPerTensor) {
-  const LinkCapacities l = link_capacities(testing::simple_cluster(2, 1));
+  const LinkCapacities l = link_capacities(testing::simple_cluster(2, 1), Strategy{});
   EXPECT_DOUBLE_EQ(l.host_copy_bandwidth, 12e9);  // v100-pcie: PCIe gen3 x16, pinned copies
   const Strategy ftlib = make_preset("ftlib-allreduce");
   EXPECT_TRUE(ftlib.host_staged);

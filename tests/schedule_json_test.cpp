@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "fixtures.h"
+#include "sim/link_capacities.h"
 #include "sim/schedule_builder.h"
 #include "sim/schedule_json.h"
 
@@ -49,6 +50,26 @@ TEST(ScheduleJson, KeepsHostStagingAndReadsFilesWithout) {
   EXPECT_TRUE(schedule_from_json(j, "mem").strategy.host_staged);
   j["strategy"].erase("host_staged");  // written before FTlib: nothing was staged
   EXPECT_FALSE(schedule_from_json(j, "old.json").strategy.host_staged);
+}
+
+// The library (Gloo for FTlib) and NCCL's socket threads decide a transfer's sockets over TCP;
+// files written before them ran NCCL with the count of streams they state.
+TEST(ScheduleJson, KeepsLibraryAndSocketThreadsAndReadsFilesWithout) {
+  Cluster c = testing::simple_cluster(2, 1, 100);
+  c.net.socket_threads = 2;
+  nlohmann::json j = schedule_to_json(build_schedule(testing::uniform_workload(4, 2e6), c,
+                                                     make_preset("ftlib-allreduce"), 2, "gloo"));
+  const Schedule back = schedule_from_json(j, "mem");
+  EXPECT_EQ(back.strategy.library, CollectiveLibrary::gloo);
+  EXPECT_EQ(back.cluster.net.socket_threads, 2);
+  EXPECT_EQ(back.cluster.net.streams, 0);
+  j["strategy"].erase("library");
+  j["cluster"]["net"].erase("socket_threads");
+  j["cluster"]["net"]["streams"] = 2;
+  const Schedule old = schedule_from_json(j, "old.json");
+  EXPECT_EQ(old.strategy.library, CollectiveLibrary::nccl);
+  EXPECT_EQ(old.cluster.net.socket_threads, 0);
+  EXPECT_EQ(library_sockets(old.cluster, old.strategy), 2);
 }
 
 TEST(ScheduleJson, KeepsComputeSlowdownAndReadsFilesWithout) {
@@ -114,7 +135,10 @@ TEST(ScheduleJson, RefusesWhatNoBackendCanRun) {
   expect_refused([](auto& j) { j["cluster"]["nic_bandwidth_Bps"] = 0; }, "/cluster/nic_bandwidth_Bps: expected a number in [1 kbit/s, 100 Tbit/s]");
   expect_refused([](auto& j) { j["cluster"]["fabric"]["link_bandwidth_Bps"] = 0; }, "/cluster/fabric/link_bandwidth_Bps");
   expect_refused([](auto& j) { j["cluster"]["net"]["latency_s"] = 1e300; }, "/cluster/net/latency_s: expected a number in [0, 10 s]");
-  expect_refused([](auto& j) { j["cluster"]["net"]["streams"] = 0; }, "/cluster/net/streams: expected an integer in [1, 1024]");
+  expect_refused([](auto& j) { j["cluster"]["net"]["streams"] = -1; }, "/cluster/net/streams: expected an integer in [0, 1024]");
+  expect_refused([](auto& j) { j["cluster"]["net"]["socket_threads"] = 17; },
+                 "/cluster/net/socket_threads: expected an integer in [0, 16]");
+  expect_refused([](auto& j) { j["strategy"]["library"] = "mpi"; }, "/strategy/library: expected a collective library");
   expect_refused([](auto& j) { j["cluster"]["gpu"] = "v200"; }, "/cluster/gpu: expected a GPU (one of");
   expect_refused([](auto& j) { j["cluster"]["fabric"]["kind"] = "pcie9"; }, "/cluster/fabric/kind: expected a fabric");
   expect_refused([](auto& j) { j["cluster"]["parameter_server"]["placement"] = "nearby"; }, "/placement: expected a placement");

@@ -34,9 +34,9 @@ TEST(SizeCurve, RefusesMalformedAnchors) {
 TEST(SizeCurve, SlowsEachRingStepByTheStepsOwnSize) {
   Cluster c = testing::simple_cluster(8, 1);
   const auto& ring = collectives::allreduce_algorithm("ring");
-  const double flat = ring.cost_s(link_capacities(c), 8e6);
+  const double flat = ring.cost_s(link_capacities(c, Strategy{}), 8e6);
   c.net.size_curve = SizeCurve({{1e6, 0.5}, {1e8, 1.0}});  // a step of 1 MB: half the rate
-  const LinkCapacities l = link_capacities(c);
+  const LinkCapacities l = link_capacities(c, Strategy{});
   const double bulk = l.network_link().bandwidth;
   EXPECT_NEAR(ring.cost_s(l, 8e6), 14 * (l.network_latency_s + 1e6 / (0.5 * bulk)), 1e-12);
   EXPECT_GT(ring.cost_s(l, 8e6), flat);

@@ -25,6 +25,10 @@ std::vector<CollectiveSample> read_sweep_csv(const std::string& path) {
     s.gpus_per_node = 1;
     s.bytes = r.number("bytes", ranges::size());
     s.time_s = r.number("time_s", {0, false, 3600, false, "in (0, 1 h]"});
+    // The executor runs its sweeps over Gloo (TCP) or NCCL (GPUs): their sockets differ.
+    const std::string& transport = r.non_empty("transport");
+    if (transport != "gloo" && transport != "nccl") r.fail("transport", "gloo or nccl");
+    s.library = parse_collective_library(transport);
     const std::string& impl = r.non_empty("implementation");
     if (s.op == collectives::CollectiveOp::all_reduce) {
       // Gloo's own all-reduce (--reference) is its ring algorithm.

@@ -21,6 +21,8 @@ std::vector<CollectiveSample> read_timeline_samples(const std::string& path) {
     s.bytes = t.bytes;
     s.time_s = spans[t.id].seconds();
     s.algorithm = t.algorithm;
+    // The executor names its transport in the backend ("executor-gloo", "executor-nccl").
+    s.library = f.timeline.backend == "executor-gloo" ? CollectiveLibrary::gloo : CollectiveLibrary::nccl;
     out.push_back(s);
   }
   if (out.empty()) throw TimelineError(path + ": expected measured all-reduce tasks, got none");

@@ -25,9 +25,10 @@ namespace scalecast {
 namespace {
 
 // Link ids of the parameter-server path: a GPU's fabric link in each direction (every GPU of a
-// node carries alike: one stands for all), the
-// worker NIC in each direction, then each server's NIC (down, up); colocated servers use the
-// worker NIC.
+// node carries alike: one stands for all), the worker NIC in each direction, then each server's
+// NIC (down, up); colocated servers use the worker NIC. Where ps-lite's I/O threads bound the
+// machines (kernel TCP), the worker node's I/O and then each server's follow, each shared by
+// both directions.
 class PsNetwork {
  public:
   PsNetwork(const Schedule& s, const LinkCapacities& l)
@@ -41,13 +42,18 @@ class PsNetwork {
       throw std::out_of_range("analytical backend: task " + std::to_string(t.id) + " names parameter server " +
                               std::to_string(t.server) + " of " + std::to_string(servers_));
     const bool push = t.op == CommOp::push;
-    FairShareLinks::Use uses[3];
+    FairShareLinks::Use uses[5];
     std::size_t n = 0;
     if (path_.fabric_weight > 0) uses[n++] = {push ? 1 : 0, path_.fabric_weight};
     if (path_.worker_weight > 0) uses[n++] = {push ? 2 : 3, path_.worker_weight};
     if (path_.server_weight > 0) {
       const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
       uses[n++] = {server_link, path_.server_weight};
+    }
+    if (capacities_.worker_io > 0) {
+      const int io = 4 + 2 * servers_;
+      if (path_.worker_weight > 0) uses[n++] = {io, path_.worker_weight};
+      if (path_.server_weight > 0) uses[n++] = {io + 1 + t.server, path_.server_weight};
     }
     // Each of the partition's transfers between a node and a server (a shard per GPU with a
     // node-local reduce) is capped as one transfer is (streams, staging), and by the share of
@@ -75,6 +81,10 @@ class PsNetwork {
       caps.push_back(c.server_nic);
       caps.push_back(c.server_nic);
     }
+    if (c.worker_io > 0) {
+      caps.push_back(c.worker_io);
+      for (int j = 0; j < servers; ++j) caps.push_back(c.server_io);
+    }
     return FairShareLinks(caps);
   }
 
@@ -91,7 +101,7 @@ enum class Part { overhead, stage_before, network, latency, stage_after, done };
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
-      : s_(s), links_(link_capacities(s.cluster)), policy_(s), start_(s.tasks.size(), 0),
+      : s_(s), links_(link_capacities(s.cluster, s.strategy)), policy_(s), start_(s.tasks.size(), 0),
         end_(s.tasks.size(), 0), part_(s.tasks.size(), Part::overhead), ps_(s, links_) {}
 
   Timeline run() {

@@ -60,7 +60,7 @@ PsCapacities ps_capacities(const LinkCapacities& l, const PsPath& p) {
   // GPU end's cap holds the server end's, which has no host staging), a partition's shards
   // together at `shards` times that.
   const double cap = l.gpu_transfer_cap > 0 ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
-  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, p.shards * cap};
+  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, p.shards * cap, l.ps_worker_io, l.ps_server_io};
 }
 
 }  // namespace scalecast

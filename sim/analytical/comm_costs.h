@@ -34,6 +34,8 @@ struct PsCapacities {
   double worker_nic = 0;
   double server_nic = 0;
   double transfer_cap = 0;
+  double worker_io = 0;   // the worker node's ps-lite I/O threads, both ways (0: no such limit)
+  double server_io = 0;   // a server's, likewise
 };
 PsCapacities ps_capacities(const LinkCapacities& links, const PsPath& path);
 

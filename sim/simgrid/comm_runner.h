@@ -38,7 +38,7 @@ struct CommOptions {
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
-      : s_(schedule), p_(platform), o_(options), links_(link_capacities(schedule.cluster)) {}
+      : s_(schedule), p_(platform), o_(options), links_(link_capacities(schedule.cluster, schedule.strategy)) {}
 
   // Blocks the calling actor for the task's duration: per-call overhead, then its flows (a push
   // or pull's node-local parts after the tasks before it on the node's stream).

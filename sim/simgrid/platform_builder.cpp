@@ -73,7 +73,8 @@ class Builder {
       host->seal();
       zone->seal();
       top->add_route(zone->get_netpoint(), nullptr, router, nullptr,
-                     network_path(top, name, server_nic, l.server_transfer_cap, transport_.access_latency()),
+                     network_path(top, name, server_nic, l.server_transfer_cap, scale_.server_nic * l.ps_server_io,
+                                  transport_.access_latency()),
                      true);
       p_.endpoints[c_.gpus() + s] = host;
     }
@@ -109,19 +110,26 @@ class Builder {
     zone->seal();
     parent->add_route(
         zone->get_netpoint(), nullptr, router, nullptr,
-        network_path(parent, node, l.nic_payload, l.gpu_transfer_cap, 0), true);
+        network_path(parent, node, l.nic_payload, l.gpu_transfer_cap, l.ps_worker_io, 0), true);
   }
 
-  // The links a machine's traffic crosses to its switch: per-transfer cap, then the NIC (its
-  // payload capacity).
+  // The links a machine's traffic crosses to its switch: per-transfer cap, the host cores that
+  // copy its network data both ways (ps-lite's I/O threads; 0: none), then the NIC (its payload
+  // capacity).
   std::vector<sg4::LinkInRoute> network_path(sg4::NetZone* zone, const std::string& name,
-                                             double payload, double cap, double latency_s) {
+                                             double payload, double cap, double io, double latency_s) {
     std::vector<sg4::LinkInRoute> path;
     if (cap > 0) {
       auto* fatpipe = zone->create_link(name + "-transfer-cap", cap);
       fatpipe->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
       fatpipe->seal();
       path.emplace_back(fatpipe);
+    }
+    if (io > 0) {
+      auto* cores = zone->create_link(name + "-io-threads", io);
+      cores->set_sharing_policy(sg4::Link::SharingPolicy::SHARED);
+      cores->seal();
+      path.emplace_back(cores);
     }
     auto* nic = duplex(zone, name + "-nic", payload, latency_s);
     p_.nic_links.insert(nic->get_link_up());

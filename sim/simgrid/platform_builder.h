@@ -26,7 +26,7 @@ struct Platform {
 // Shares of the links that several nodes' traffic meets on, for a replay that runs the traffic
 // of one node only (1: the whole capacity).
 struct SharedLinkScale {
-  double server_nic = 1;   // dedicated servers' NICs
+  double server_nic = 1;   // dedicated servers' NICs and the cores that copy their network data
   double leaf_uplink = 1;  // leaf-spine uplinks
 };
 
@@ -38,7 +38,8 @@ struct SharedLinkScale {
 // root / NVSwitch) over its own split-duplex fabric link, then over the node's shared host
 // bridge when the fabric has one. The router is the zone's gateway to the node's network path:
 // a fatpipe that caps each transfer (TCP streams, host staging) where the transport has a cap,
-// then the split-duplex NIC, which joins a star zone per leaf switch (leaf-spine, with a
+// a link shared by both directions for the cores that copy the node's network data where they
+// bound the machine rather than a transfer (ps-lite's I/O threads), then the split-duplex NIC, which joins a star zone per leaf switch (leaf-spine, with a
 // split-duplex uplink of nodes_per_leaf * nic / oversubscription) or the single switch.
 // Dedicated servers hang off the top switch with their own NIC (and cap). Only the links where
 // routes begin and end (GPU fabric links, server NICs) carry a latency, the transport model's

@@ -143,7 +143,7 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   configure_log(options.engine_args);
   sg4::Engine engine("scalecast");
-  const TransportModel transport(schedule.cluster);
+  const TransportModel transport(schedule.cluster, schedule.strategy);
   transport.configure_engine();
   apply_user_config(options.engine_args);
   const Cluster& c = schedule.cluster;

@@ -80,11 +80,11 @@ RunCost SimgridBackend::cost(const Schedule& s) const {
   return {static_cast<double>(s.tasks.size()) + flows, kBytesPerFlow * largest + kBytesPerHost * hosts};
 }
 
-nlohmann::json simgrid_platform(const Cluster& cluster, int servers) {
+nlohmann::json simgrid_platform(const Cluster& cluster, const Strategy& strategy, int servers) {
   return nlohmann::json::parse(simgrid_backend::run_isolated([&] {
     xbt_log_control_set("root.thresh:warning");
     simgrid::s4u::Engine engine("scalecast");
-    const simgrid_backend::TransportModel transport(cluster);
+    const simgrid_backend::TransportModel transport(cluster, strategy);
     transport.configure_engine();
     const auto platform = simgrid_backend::build_platform(cluster, servers, transport);
     transport.install_latency_factor(platform);

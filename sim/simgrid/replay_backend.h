@@ -33,8 +33,9 @@ class SimgridBackend : public Backend {
   std::string name_;
 };
 
-// The platform the replay builds for this cluster with `servers` dedicated server machines:
-// hosts, links with bandwidth and latency, and one route of each kind (platform_builder.h).
-nlohmann::json simgrid_platform(const Cluster& cluster, int servers);
+// The platform the replay builds for a run of `strategy` on this cluster with `servers` dedicated
+// server machines: hosts, links with bandwidth and latency, and one route of each kind
+// (platform_builder.h).
+nlohmann::json simgrid_platform(const Cluster& cluster, const Strategy& strategy, int servers);
 
 }  // namespace scalecast

@@ -14,7 +14,8 @@ struct Platform;
 
 class TransportModel {
  public:
-  explicit TransportModel(const Cluster& cluster) : c_(cluster), links_(link_capacities(cluster)) {}
+  TransportModel(const Cluster& cluster, const Strategy& strategy)
+      : c_(cluster), links_(link_capacities(cluster, strategy)) {}
 
   // Network model and flags; call once the Engine exists and before build_platform.
   void configure_engine() const;

@@ -130,8 +130,8 @@ TEST(SimgridAgreement, SizeCurveSlowsNetworkStepsAlike) {
 
 // Two partitions in flight from one GPU (PCIe gen4) to two servers over a 100 Gb NIC. RDMA: one
 // transfer fills the NIC, so two share it and take twice as long. TCP: one transfer is held to
-// streams x stream bandwidth (2 x 25 Gb/s) and cannot fill the NIC, two can, so they end almost
-// together with one alone. Both backends cap each transfer, not the NIC, at the streams' rate.
+// its ps-lite connection's one socket (25 Gb/s) and cannot fill the NIC, two can, so they end
+// almost together with one alone. Both backends cap each transfer, not the NIC, at that rate.
 TEST(SimgridAgreement, ConcurrentTransfersShareANicAlike) {
   for (Transport t : {Transport::rdma, Transport::tcp}) {
     const Cluster c = cluster(1, 1, 100, t, "pcie4");
@@ -144,6 +144,19 @@ TEST(SimgridAgreement, ConcurrentTransfersShareANicAlike) {
     EXPECT_NEAR(a1 / g1, 1, 0.01);
     EXPECT_NEAR(a2 / g2, 1, 0.01);
   }
+}
+
+// BytePS over 100 Gb/s kernel TCP, 2 nodes x 4 GPUs, one server, 8 partitions of 4 MB: each
+// node's 4 shards of a partition share its one ps-lite socket (25 Gb/s), a quarter each in the
+// replay's flows and together in the analytical flow. Pushes to one server go at one socket per
+// node (the server's NIC, 94 Gb/s, has room for the two nodes' 50), pulls likewise: 2 x 8 x 4 MB
+// at 25 Gb/s is 20.5 ms per node, plus the node-local stages.
+TEST(SimgridAgreement, BytepsShardsShareTheNodesOneSocketAlike) {
+  const Schedule s = push_pull(cluster(2, 4, 100, Transport::tcp), 1, 8, 4e6);
+  const double a = analytical_s(s), g = simgrid_s(s);
+  std::printf("BytePS over 100 Gb/s TCP: analytical %.6f s, simgrid %.6f s\n", a, g);
+  EXPECT_NEAR(g / a, 1, 0.02);
+  EXPECT_GT(a, 2 * 8 * 4e6 / (25 * units::kGbps));
 }
 
 // A whole run: compute stream, collective channel, priorities, the steady state. With one GPU

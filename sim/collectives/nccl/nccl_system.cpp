@@ -8,7 +8,6 @@
 #include <functional>
 
 #include "sim/gpu_catalog.h"
-#include "sim/link_capacities.h"
 
 namespace scalecast::collectives::nccl {
 namespace {
@@ -35,7 +34,6 @@ std::pair<int, double> search(int cc, bool inter, double max_bw, double total,
 
 NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   const GpuSpec& gpu = find_gpu(c.gpu);
-  const LinkCapacities l = link_capacities(c);
   NcclSystem s;
   s.ranks = c.gpus();
   s.nodes = c.nodes;
@@ -47,7 +45,7 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.fabric_bw = c.fabric.link_bandwidth / 1e9;
   s.nvlink_bw = gpu.nvlinks > 0 ? gpu.nvlinks * nvlink_bw(s.cc) : s.fabric_bw;  // a bridge: its own rate
   s.pcie_bw = pcie_bandwidth(gpu) / 1e9;
-  s.nics = l.nics;
+  s.nics = c.nics_used();
   s.nic_bw = c.nic_bandwidth / 1e9;
   s.nic_payload = c.nic_bandwidth * c.net.efficiency / 1e9;
   s.staging_bw = staging_bandwidth(c) / 1e9;
@@ -63,20 +61,20 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   return s;
 }
 
+double copying_cores(const NcclSystem& s, int channels) {
+  // Each channel's connection is progressed by the proxy thread of the rank it leaves from, so
+  // min(ranks, channels) proxies carry a node's traffic. Sockets: helper threads copy each
+  // connection's data, a connection each way; without them the proxy copies both ways. Other
+  // host-progressed transports (EFA without device RDMA): the proxy copies what arrives.
+  const int proxies = std::min(s.ppn, std::max(1, channels));
+  if (!s.sockets) return proxies;
+  return s.socket_threads > 0 ? double(std::max(1, channels)) * s.socket_threads : 0.5 * proxies;
+}
+
 double network_bw(const NcclSystem& s, int channels) {
   const double per_nic = s.staging_bw > 0 ? std::min(s.nic_payload, s.staging_bw) : s.nic_payload;
   double bw = s.nics * per_nic;
-  if (s.core_copy_bw > 0) {
-    // Each channel's connection is progressed by the proxy thread of the rank it leaves from, so
-    // min(ranks, channels) proxies carry a node's traffic. Sockets: helper threads copy each
-    // connection's data, a connection each way; without them the proxy copies both ways. Other
-    // host-progressed transports (EFA without device RDMA): the proxy copies what arrives.
-    const int proxies = std::min(s.ppn, std::max(1, channels));
-    const double cores = !s.sockets              ? proxies
-                         : s.socket_threads > 0 ? double(std::max(1, channels)) * s.socket_threads
-                                                : 0.5 * proxies;
-    bw = std::min(bw, cores * s.core_copy_bw);
-  }
+  if (s.core_copy_bw > 0) bw = std::min(bw, copying_cores(s, channels) * s.core_copy_bw);
   return bw;
 }
 

@@ -36,6 +36,10 @@ struct NcclSystem {
 // Throws std::invalid_argument for a GPU outside the catalog.
 NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
 
+// Host cores that copy a node's network data each way on `channels` channels, where cores copy
+// it (NcclSystem::core_copy_bw > 0): NCCL's socket helper threads, or its proxy threads.
+double copying_cores(const NcclSystem& s, int channels);
+
 // GB/s a node's ranks move across the network each way on `channels` channels: its NICs'
 // payload rate (no faster than host staging), and where host cores copy the data, their rate.
 double network_bw(const NcclSystem& s, int channels);
