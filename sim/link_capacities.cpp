@@ -103,10 +103,9 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   // copy work per socket); RDMA's default has none. BytePS's ps-lite instead binds each machine:
   // its ZeroMQ I/O threads carry every connection's pushes and pulls, both ways, on the worker
   // node's root process and on each server (one connection per worker node and server).
-  l.connection_sockets = library_sockets(c, s);
   const double rate = c.net.stream_bandwidth;
   const bool zmq = rate > 0 && c.net.streams == 0 && s.aggregation == Aggregation::parameter_server;
-  const double per_transfer = rate > 0 && !zmq ? rate * l.connection_sockets : 0;
+  const double per_transfer = rate > 0 && !zmq ? rate * library_sockets(c, s) : 0;
   if (zmq) {
     const int servers = std::max(1, c.ps.count(c.nodes, c.gpus()));
     const int processes = s.node_local_reduce ? 1 : c.gpus_per_node;  // worker processes per node

@@ -31,9 +31,6 @@ struct LinkCapacities {
   int nics = 1;
   double nic_payload = 0;        // B/s of all of them
   double network_latency_s = 0;  // one-way, node to node
-  // Sockets one connection of the run's library opens between two machines, each copied by one
-  // host core (library_sockets(); meaningful where the transport has a per-stream rate).
-  double connection_sockets = 0;
   // B/s that one transfer between nodes can reach on its own, whatever the NIC: its connection's
   // sockets x the per-stream rate (where the transport has one; not for ps-lite, below) and host
   // staging where the NIC cannot read GPU memory (0: no such cap). A server's transfers start in
