@@ -42,18 +42,21 @@ class PsNetwork {
       throw std::out_of_range("analytical backend: task " + std::to_string(t.id) + " names parameter server " +
                               std::to_string(t.server) + " of " + std::to_string(servers_));
     const bool push = t.op == CommOp::push;
-    FairShareLinks::Use uses[5];
+    FairShareLinks::Use uses[6];
     std::size_t n = 0;
     if (path_.fabric_weight > 0) uses[n++] = {push ? 1 : 0, path_.fabric_weight};
     if (path_.worker_weight > 0) uses[n++] = {push ? 2 : 3, path_.worker_weight};
     if (path_.server_weight > 0) {
-      const int server_link = path_.colocated ? (push ? 3 : 2) : 4 + 2 * t.server + (push ? 0 : 1);
-      uses[n++] = {server_link, path_.server_weight};
+      // A colocated server's bytes take their share of the representative node's NIC (which
+      // every node's server and worker share) and load the NIC of the node serving them, as a
+      // dedicated server's load its own.
+      if (path_.colocated) uses[n++] = {push ? 3 : 2, path_.server_weight};
+      uses[n++] = {4 + 2 * t.server + (push ? 0 : 1), path_.server_own_weight};
     }
     if (capacities_.worker_io > 0) {
       const int io = 4 + 2 * servers_;
       if (path_.worker_weight > 0) uses[n++] = {io, path_.worker_weight};
-      if (path_.server_weight > 0) uses[n++] = {io + 1 + t.server, path_.server_weight};
+      if (path_.server_weight > 0) uses[n++] = {io + 1 + t.server, path_.server_own_weight};
     }
     // Each of the partition's transfers between a node and a server (a shard per GPU with a
     // node-local reduce) is capped as one transfer is (streams, staging), and by the share of

@@ -45,12 +45,14 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   const int workers = st.node_local_reduce ? c.nodes : c.gpus();
   out.worker_weight = st.node_local_reduce ? 1 : g;
   out.server_weight = workers;
+  out.server_own_weight = workers;
   if (out.colocated) {
     // One server per node: on average a node keeps 1/nodes of every partition local, and its
     // NIC serves 1/nodes of the partitions for the remote workers.
     const double remote = (c.nodes - 1.0) / c.nodes;
     out.worker_weight *= remote;
     out.server_weight *= remote / c.nodes;
+    out.server_own_weight *= remote;
   }
   return out;
 }
@@ -60,7 +62,8 @@ PsCapacities ps_capacities(const LinkCapacities& l, const PsPath& p) {
   // GPU end's cap holds the server end's, which has no host staging), a partition's shards
   // together at `shards` times that.
   const double cap = l.gpu_transfer_cap > 0 ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
-  return {l.fabric_bandwidth, l.nic_payload, l.server_nic_payload, p.shards * cap, l.ps_worker_io, l.ps_server_io};
+  return {l.fabric_bandwidth, l.nic_payload, p.colocated ? l.nic_payload : l.server_nic_payload, p.shards * cap,
+          l.ps_worker_io, l.ps_server_io};
 }
 
 }  // namespace scalecast

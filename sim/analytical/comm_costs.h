@@ -16,7 +16,10 @@ double collective_task_s(const LinkCapacities& links, const Strategy& strategy, 
 struct PsPath {
   double fabric_weight = 0;   // a node's GPU link (each GPU's share of the partition crosses its own)
   double worker_weight = 0;   // the worker node's NIC (up for push, down for pull)
-  double server_weight = 0;   // the server's NIC (down for push, up for pull)
+  double server_weight = 0;   // the server's NIC (down for push, up for pull); colocated: the
+                              // representative node's NIC, which every node's server shares
+  double server_own_weight = 0;  // the serving machine's own NIC and cores: every remote worker's
+                                 // copy (colocated: on top of the representative share)
   double overhead_s = 0;      // software cost of the request before any byte moves
   double latency_s = 0;       // after the last byte leaves, until it has arrived
   bool colocated = false;     // the server's NIC is a worker node's NIC
