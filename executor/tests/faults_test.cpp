@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "executor/local_launcher.h"
+#include "executor/store.h"
 #include "sim/schedule_json.h"
 #include "process_util.h"
 
@@ -39,7 +40,12 @@ TEST_F(Faults, RankThatDiesStopsTheOthers) {
   const std::vector<std::string> args = {"execute", dir + "/s.json", "--compute-scale", "20", "--timeout", "30s"};
   std::vector<Rank> ranks;
   for (int r = 0; r < 3; ++r) ranks.push_back(start_rank(args, r, 3, port, dir + "/r" + std::to_string(r) + ".log"));
-  std::this_thread::sleep_for(1500ms);
+  // Killed once it has joined the run (its will is in the store), however slowly it started: a
+  // rank killed before it arrives is the never-arrives case below, named only after the timeout.
+  {
+    StoreClient observer("127.0.0.1", port, 30s);
+    observer.wait({"arrive/2"}, 30s);
+  }
   ::kill(ranks[2].pid, SIGKILL);
   const auto killed = std::chrono::steady_clock::now();
   EXPECT_EQ(wait_rank(ranks[2], 5s), 128 + SIGKILL);
