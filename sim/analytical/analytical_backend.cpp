@@ -128,23 +128,26 @@ class Simulation {
         }
       }
       // Time moves on, or something happens at this instant: otherwise the loop would spin.
-      if (now_ == before && completed.empty() && (events_.empty() || std::get<0>(events_.top()) != now_) &&
-          compute_.end_s != now_ && channel_.end_s != now_)
+      if (now_ == before && completed.empty() && (events_.empty() || !at_now(std::get<0>(events_.top()))) &&
+          !at_now(compute_.end_s) && !at_now(channel_.end_s))
         throw std::logic_error("analytical backend: time stopped advancing at " + std::to_string(now_) + " s");
       // Everything that happens at this instant first, so that priorities see every candidate.
-      while (!events_.empty() && std::get<0>(events_.top()) == now_) {
-        const auto [time, kind, id] = events_.top();
-        events_.pop();
-        switch (kind) {
-          case kReady: policy_.ready(id, now_); break;
-          case kNextPart: next_part(id); break;
-          case kStageFlow: ps_.start_stage(s_.tasks[id]); break;
-          case kFinish: finish(id); break;
-        }
+      while (!events_.empty() && at_now(std::get<0>(events_.top()))) {
+        instant_.clear();
+        for (; !events_.empty() && at_now(std::get<0>(events_.top())); events_.pop()) instant_.push_back(events_.top());
+        std::sort(instant_.begin(), instant_.end(), [](const Event& a, const Event& b) {
+          return std::tie(std::get<1>(a), std::get<2>(a)) < std::tie(std::get<1>(b), std::get<2>(b));
+        });
+        for (const auto& [time, kind, id] : instant_) switch (kind) {
+            case kReady: policy_.ready(id, now_); break;
+            case kNextPart: next_part(id); break;
+            case kStageFlow: ps_.start_stage(s_.tasks[id]); break;
+            case kFinish: finish(id); break;
+          }
       }
       // The compute stream and the channel run one task each: their ends need no events.
       for (Lane* lane : {&compute_, &channel_})
-        if (lane->end_s == now_) finish(lane->release());
+        if (at_now(lane->end_s)) finish(lane->release());
       start(policy_.dispatch());
     }
     if (!policy_.done())
@@ -161,6 +164,12 @@ class Simulation {
   // At one instant: readiness first, then transfers moving on, then ends. The ready() and
   // finish() calls of one instant commute, since dispatch() sees them all together.
   enum Kind { kReady = 0, kNextPart = 1, kStageFlow = 2, kFinish = 3 };
+  using Event = std::tuple<double, int, int>;  // (time, kind, task)
+
+  // Times a rounding apart are one instant: the same durations summed in another order (a
+  // compute time that moves every start) land an ulp either side of each other, and taken in time
+  // order they would queue transfers on a node's stream or a connection in another order.
+  bool at_now(double t) const { return t <= now_ + 1e-12 * std::max(1.0, now_); }
   // The task running on the compute stream or the channel, and when it ends.
   struct Lane {
     int task = -1;
@@ -292,10 +301,8 @@ class Simulation {
   bool stream_busy_ = false;
   scheduling::ComputeWork compute_work_;
   std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
-  // (time, kind, task), earliest first
-  std::priority_queue<std::tuple<double, int, int>, std::vector<std::tuple<double, int, int>>,
-                      std::greater<>>
-      events_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;  // earliest first
+  std::vector<Event> instant_;  // the events of the instant being taken
   double now_ = 0;
 };
 
