@@ -16,6 +16,24 @@ namespace {
 
 using namespace simgrid_testing;
 
+// Twelve linear layers of 2 and 4 ms (forward, backward); every third tensor is 4 x `bytes`.
+Workload toy_workload(int64_t bytes) {
+  Workload w;
+  w.model = "toy";
+  w.batch_per_gpu = 32;
+  for (int l = 0; l < 12; ++l) {
+    Layer layer;
+    layer.name = "layer" + std::to_string(l);
+    layer.kind = "linear";
+    layer.forward_s = 2e-3;
+    layer.backward_s = 4e-3;
+    const int64_t size = (l % 3 == 0 ? 4 : 1) * bytes;
+    layer.grads.push_back({layer.name + ".weight", size / 4, size});
+    w.layers.push_back(layer);
+  }
+  return w;
+}
+
 struct RingCase {
   std::string name;
   Cluster cluster;
@@ -162,19 +180,7 @@ TEST(SimgridAgreement, BytepsShardsShareTheNodesOneSocketAlike) {
 // A whole run: compute stream, collective channel, priorities, the steady state. With one GPU
 // per node every ring hop is a network hop, so the two backends must give one iteration time.
 TEST(SimgridAgreement, DataParallelRunOnUniformRings) {
-  Workload w;
-  w.model = "toy";
-  w.batch_per_gpu = 32;
-  for (int l = 0; l < 12; ++l) {
-    Layer layer;
-    layer.name = "layer" + std::to_string(l);
-    layer.kind = "linear";
-    layer.forward_s = 2e-3;
-    layer.backward_s = 4e-3;
-    const int64_t bytes = (l % 3 == 0 ? 4 : 1) * 1000000;
-    layer.grads.push_back({layer.name + ".weight", bytes / 4, bytes});
-    w.layers.push_back(layer);
-  }
+  const Workload w = toy_workload(1000000);
   for (const std::string method : {"wfbp-allreduce", "bytescheduler-allreduce", "bsp-allreduce", "ftlib-allreduce"}) {
     const Schedule s = build_schedule(w, cluster(8, 1, 10, Transport::tcp), make_preset(method), 3);
     const double a = steady_state(s, AnalyticalBackend().run(s)).iteration_s;
@@ -193,19 +199,7 @@ TEST(SimgridAgreement, DataParallelRunOnUniformRings) {
 // replay stays slower per tensor (10.7% here; 5% for BERT-Base on 16 GPUs over 10GbE). All at
 // once (BSP), round robin spreads the partitions evenly and both agree closely.
 TEST(SimgridAgreement, ColocatedServersLoadTheNodesServingThemAlike) {
-  Workload w;
-  w.model = "toy";
-  w.batch_per_gpu = 32;
-  for (int l = 0; l < 12; ++l) {
-    Layer layer;
-    layer.name = "layer" + std::to_string(l);
-    layer.kind = "linear";
-    layer.forward_s = 2e-3;
-    layer.backward_s = 4e-3;
-    const int64_t bytes = (l % 3 == 0 ? 8 : 2) * 1000000;
-    layer.grads.push_back({layer.name + ".weight", bytes / 4, bytes});
-    w.layers.push_back(layer);
-  }
+  const Workload w = toy_workload(2000000);
   Cluster c = cluster(4, 2, 10, Transport::tcp);
   c.ps.placement = Placement::colocated;
   for (const char* method : {"bsp-ps", "wfbp-ps"}) {
