@@ -58,6 +58,11 @@ const std::vector<MechanismInfo>& mechanisms() {
       {Mechanism::in_order_connections, "in-order-connections",
        "a Gloo pair or a ZeroMQ socket sends one message after another (network.connections: in-order)",
        "Gloo's pairs, ps-lite's ZMQ van", "transfers between two machines share the links fairly"},
+      {Mechanism::pull_requests, "pull-requests",
+       "ps-lite keeps one ZeroMQ socket per server: a worker's pushes and pull requests leave over "
+       "it in order, so each pull waits for the pushes queued before its request",
+       "ps-lite src/zmq_van.h and kv_app.h (2f40b17, the commit BytePS v0.2.3-v0.2.5 pins)",
+       "a BytePS transfer shares the links with every other in flight (network.connections)"},
       {Mechanism::shared_cores, "shared-cores",
        "a namespace testbed's nodes share the machine's cores, so host software costs grow with them",
        "cluster.shared_cores (testbed/README.md)", "every node has cores of its own"},
@@ -124,6 +129,7 @@ void switch_off(const std::vector<Mechanism>& off, Strategy& s) {
   if (has(off, Mechanism::credit)) s.credit_bytes = s.credit_parameters = 0;
   if (has(off, Mechanism::priority)) s.priority = s.overlap_next_forward = false;
   if (has(off, Mechanism::host_staging)) s.host_staged = false;
+  if (has(off, Mechanism::pull_requests)) s.pull_requests = false;
 }
 
 }  // namespace scalecast

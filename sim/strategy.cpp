@@ -55,6 +55,7 @@ Strategy byteps_base() {
   s.aggregation = Aggregation::parameter_server;
   s.partition_bytes = 4096000;
   s.node_local_reduce = true;
+  s.pull_requests = true;
   return s;
 }
 

@@ -46,6 +46,9 @@ struct Strategy {
   double call_overhead_s = 0;         // framework cost per message (negotiation, hooks)
   double mgwfbp_min_elements = 0;     // mgwfbp: a smaller message always merges with the next
   bool node_local_reduce = false;     // PS: reduce inside the node before pushing (BytePS)
+  // PS: a worker asks for each pull with a request sent over its one connection to the server,
+  // behind the pushes queued there, and the server answers over one connection back (ps-lite)
+  bool pull_requests = false;
   // The framework copies each collective's tensor from the GPU to pinned host memory before the
   // collective and back after it, over the GPU's PCIe link (Gloo on CUDA tensors)
   bool host_staged = false;

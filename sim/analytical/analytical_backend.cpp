@@ -18,6 +18,7 @@
 #include "sim/analytical/comm_costs.h"
 #include "sim/analytical/fair_share.h"
 #include "sim/collectives/node_ring.h"
+#include "sim/ps_connections.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/scheduling/scheduling_policy.h"
 
@@ -99,13 +100,15 @@ class PsNetwork {
 };
 
 // The parts of a push or pull, in order; parts that do not apply to the schedule are skipped.
-enum class Part { overhead, stage_before, network, latency, stage_after, done };
+// A pull's request (ps-lite) takes its turn on the push direction's connection, then crosses.
+enum class Part { overhead, stage_before, request, network, latency, stage_after, done };
 
 class Simulation {
  public:
   explicit Simulation(const Schedule& s)
       : s_(s), links_(link_capacities(s.cluster, s.strategy)), policy_(s), start_(s.tasks.size(), 0),
-        end_(s.tasks.size(), 0), part_(s.tasks.size(), Part::overhead), ps_(s, links_) {}
+        end_(s.tasks.size(), 0), part_(s.tasks.size(), Part::overhead), ps_(s, links_),
+        connections_(ps_connections(s.cluster, s.strategy)) {}
 
   Timeline run() {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
@@ -219,6 +222,7 @@ class Simulation {
     const bool push = t.op == CommOp::push;
     switch (p) {
       case Part::stage_before: return push && path.node_stage;
+      case Part::request: return !push && path.network() && connections_.pull_requests;
       case Part::network:
       case Part::latency: return path.network();
       case Part::stage_after: return !push && path.node_stage;
@@ -239,6 +243,7 @@ class Simulation {
         stream_queue_.push_back(id);
         start_stream();
         break;
+      case Part::request: queue_on(t.server, true, id); break;
       case Part::network: start_network(t); break;
       case Part::latency: events_.push({now_ + ps_.path().latency_s, kNextPart, id}); break;
       case Part::done: events_.push({now_, kFinish, id}); break;
@@ -249,16 +254,25 @@ class Simulation {
   // In-order connections carry one transfer at a time per server and direction, in arrival
   // order (every node's connection alike); shared ones start each at once.
   void start_network(const Task& t) {
-    if (!s_.cluster.net.in_order_connections) {
+    if (connections_.in_order)
+      queue_on(t.server, t.op == CommOp::push, t.id);
+    else
       ps_.start(t);
-      return;
-    }
-    Connection& c = connections_[{t.server, t.op == CommOp::push}];
-    c.waiting.push_back(t.id);
+  }
+
+  void queue_on(int server, bool push_direction, int id) {
+    Connection& c = connection_[{server, push_direction}];
+    c.waiting.push_back(id);
     if (!c.busy) next_on_connection(c);
   }
 
+  // A request carries no data: it leaves at its turn, arrives a latency later, and the
+  // connection goes on at once with what was queued behind it.
   void next_on_connection(Connection& c) {
+    while (!c.waiting.empty() && part_[c.waiting.front()] == Part::request) {
+      events_.push({now_ + ps_.path().latency_s, kNextPart, c.waiting.front()});
+      c.waiting.pop_front();
+    }
     c.busy = !c.waiting.empty();
     if (!c.busy) return;
     ps_.start(s_.tasks[c.waiting.front()]);
@@ -267,9 +281,9 @@ class Simulation {
 
   // The transfer's network part ended: its connection may carry the next one.
   void network_done(int id) {
-    if (!s_.cluster.net.in_order_connections) return;
+    if (!connections_.in_order) return;
     const Task& t = s_.tasks[id];
-    next_on_connection(connections_[{t.server, t.op == CommOp::push}]);
+    next_on_connection(connection_[{t.server, t.op == CommOp::push}]);
   }
 
   // The node's NCCL stream runs one stage at a time, first come first served: the latency of its
@@ -300,7 +314,8 @@ class Simulation {
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
   scheduling::ComputeWork compute_work_;
-  std::map<std::pair<int, bool>, Connection> connections_;  // (server, push)
+  PsConnections connections_;
+  std::map<std::pair<int, bool>, Connection> connection_;  // (server, push direction)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;  // earliest first
   std::vector<Event> instant_;  // the events of the instant being taken
   double now_ = 0;

@@ -48,7 +48,13 @@ void CommRunner::run(const Task& task) {
     // nodes, which run alike), its network part shares the links with every other transfer.
     const collectives::TransferStages st = collectives::transfer_stages(s_, task);
     if (!st.before.steps.empty()) on_stream(task, st.before);
-    if (s_.cluster.net.in_order_connections && !st.network.steps.empty()) {
+    if (rule_.in_order && !st.network.steps.empty()) {
+      if (rule_.pull_requests && task.op == CommOp::pull) {
+        // The pull's request carries no data: it leaves at its turn on the push direction's
+        // connection, which goes on at once, and arrives a latency later.
+        { const Turn request(connections_[{task.server, true}], task.id); }
+        sg4::this_actor::sleep_for(links_.network_latency_s);
+      }
       // One connection per worker and server and direction: a transfer waits for the one before.
       const Turn turn(connections_[{task.server, task.op == CommOp::push}], task.id);
       run_part(task, st.network);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "sim/link_capacities.h"
+#include "sim/ps_connections.h"
 #include "sim/schedule.h"
 #include "sim/simgrid/flow_graph.h"
 #include "sim/simgrid/ordered_turns.h"
@@ -38,7 +39,8 @@ struct CommOptions {
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
-      : s_(schedule), p_(platform), o_(options), links_(link_capacities(schedule.cluster, schedule.strategy)) {}
+      : s_(schedule), p_(platform), o_(options), links_(link_capacities(schedule.cluster, schedule.strategy)),
+        rule_(ps_connections(schedule.cluster, schedule.strategy)) {}
 
   // Blocks the calling actor for the task's duration: per-call overhead, then its flows (a push
   // or pull's node-local parts after the tasks before it on the node's stream).
@@ -60,6 +62,7 @@ class CommRunner {
   const Platform& p_;
   CommOptions o_;
   LinkCapacities links_;  // the schedule's cluster, worked out once for every task
+  PsConnections rule_;    // how parameter-server transfers use their connections
   CommStats stats_;
   OrderedTurns stream_;  // the node's NCCL stream (every node's, as they run alike)
   // In-order connections, per (server, push): every node's connection to that server alike.

@@ -35,19 +35,20 @@ TEST(AnalyticalInvariants, HoldForEveryGeneratedScenario) {
       const Workload w = build_workload(s).workload;
       const PredictionRun run = predict(s, w, c.method, c.gpus, backend);
       std::vector<std::string> found = violations(run, w);
-      // Parameter-server transfers share links max-min fairly, as concurrent TCP or RDMA flows do.
-      // All at once, every partition ends late and so does its pull; spread out, pushes and pulls
-      // overlap better. So a faster NIC or a slower GPU can shorten a PS schedule a little (BytePS's
-      // node-local stages also share each GPU's fabric link with other partitions' network
-      // shards). Measured over 30,000 generated cases (10,000 each of seeds 20261123, 7 and 11)
-      // once events a rounding apart became one instant: twice the NIC bandwidth slows bsp-ps by
-      // 1.1% at most (10 cases); a GPU twice as slow shortens wfbp-ps by 5.0% at most,
-      // bytescheduler-ps by 4.4%, bytescheduler-mxnet-ps (credit and priority) by 6.3% (171 cases).
-      // All-reduce schedules show neither, and are held to none.
+      // Parameter-server transfers share links max-min fairly, as concurrent TCP or RDMA flows do,
+      // and BytePS's take turns on one connection per server, where a pull's request waits for
+      // the pushes queued before it. All at once, every pull waits for the last push; spread out,
+      // pushes and pulls overlap better. So a faster NIC or a slower GPU can shorten a PS schedule
+      // (BytePS's node-local stages also share each GPU's fabric link with other partitions'
+      // network shards). Measured over 30,000 generated cases (10,000 each of seeds 20261123, 7
+      // and 11) with pull requests modelled: twice the NIC bandwidth slows bsp-ps by 1.1% at most
+      // (11 cases); a GPU twice as slow shortens wfbp-ps by 10.4% at most, bytescheduler-ps by
+      // 8.6%, bytescheduler-mxnet-ps (credit and priority) by 7.1% (145 cases). All-reduce
+      // schedules show neither, and are held to none.
       const Strategy& strategy = run.schedule.strategy;
       const bool ps = strategy.aggregation == Aggregation::parameter_server;
       constexpr double kPsBandwidthAnomaly = 0.02;
-      constexpr double kPsComputeAnomaly = 0.08;
+      constexpr double kPsComputeAnomaly = 0.12;
       // More bandwidth never slows a BSP schedule (one message after backward).
       // NCCL's channel search gives a faster NIC fewer, faster channels (search.cc), and over
       // kernel TCP host cores copy each channel's data (library_sockets), so there a faster NIC
