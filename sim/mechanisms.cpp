@@ -63,6 +63,12 @@ const std::vector<MechanismInfo>& mechanisms() {
        "it in order, so each pull waits for the pushes queued before its request",
        "ps-lite src/zmq_van.h and kv_app.h (2f40b17, the commit BytePS v0.2.3-v0.2.5 pins)",
        "a BytePS transfer shares the links with every other in flight (network.connections)"},
+      {Mechanism::key_hash, "key-hash",
+       "BytePS sends each partition to the server its key hashes to: keys follow the sorted "
+       "parameter names, so servers carry uneven loads",
+       "byteps/common/global.cc EncodeDefaultKey (djb2, BYTEPS_KEY_HASH_FN's default), "
+       "operations.cc and torch/__init__.py (BytePS v0.2.3-v0.2.5)",
+       "partitions dealt round robin over the servers in the order they are sent"},
       {Mechanism::shared_cores, "shared-cores",
        "a namespace testbed's nodes share the machine's cores, so host software costs grow with them",
        "cluster.shared_cores (testbed/README.md)", "every node has cores of its own"},
@@ -130,6 +136,7 @@ void switch_off(const std::vector<Mechanism>& off, Strategy& s) {
   if (has(off, Mechanism::priority)) s.priority = s.overlap_next_forward = false;
   if (has(off, Mechanism::host_staging)) s.host_staged = false;
   if (has(off, Mechanism::pull_requests)) s.pull_requests = false;
+  if (has(off, Mechanism::key_hash)) s.key_hash = false;
 }
 
 }  // namespace scalecast

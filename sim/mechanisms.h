@@ -24,6 +24,7 @@ enum class Mechanism {
   host_staging,          // data crosses host memory where the NIC cannot read GPU memory
   in_order_connections,  // transfers between two machines take turns on one connection
   pull_requests,         // ps-lite sends each pull's request behind the pushes on its one socket
+  key_hash,              // BytePS picks each partition's server by a hash of its key
   shared_cores,          // a namespace testbed's nodes share the machine's cores
   compute_slowdown,      // computation slows while its GPU communicates
   nccl_protocols,        // NCCL's LL and LL128 protocols next to Simple

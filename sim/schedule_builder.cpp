@@ -9,6 +9,7 @@
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/grouping.h"
 #include "sim/link_capacities.h"
+#include "sim/ps_keys.h"
 
 namespace scalecast {
 namespace {
@@ -36,8 +37,12 @@ class Builder {
       return;
     }
     const auto cost = collectives::fit_alpha_beta(links_, s_.algorithm);
-    messages_ = partition_messages(group_gradients(w_, s_, cost), s_.partition_bytes);
+    const std::vector<Message> grouped = group_gradients(w_, s_, cost);
+    messages_ = partition_messages(grouped, s_.partition_bytes);
     const int servers = c_.ps.count(c_.nodes, c_.gpus());
+    const std::vector<int> server_of = s_.aggregation == Aggregation::parameter_server && s_.key_hash
+                                           ? byteps_servers(w_, grouped, s_.partition_bytes, servers)
+                                           : std::vector<int>{};
     const int count = static_cast<int>(messages_.size());
     plans_.resize(messages_.size());
     for (int k = 0; k < count; ++k) {
@@ -48,7 +53,8 @@ class Builder {
         p.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes);
       } else {
         p.names = {name("push", n), name("pull", n)};
-        p.server = k % std::max(1, servers);  // a partition keeps its server (BytePS: by key)
+        // A partition keeps its server (BytePS: by its key's hash).
+        p.server = server_of.empty() ? k % std::max(1, servers) : server_of[k];
       }
     }
     // Messages carry consecutive layers: count each layer's, then list them in message order.

@@ -79,6 +79,7 @@ ordered_json strategy_json(const Strategy& s) {
           {"call_overhead_s", s.call_overhead_s},
           {"node_local_reduce", s.node_local_reduce},
           {"pull_requests", s.pull_requests},
+          {"key_hash", s.key_hash},
           {"host_staged", s.host_staged},
           {"library", to_string(s.library)}};
 }
@@ -211,7 +212,7 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
 Strategy strategy_from(const JsonReader& j) {
   j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
                 "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
-                "node_local_reduce", "pull_requests", "host_staged", "library"});
+                "node_local_reduce", "pull_requests", "key_hash", "host_staged", "library"});
   Strategy s;
   s.method = j.require("method").string();
   s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
@@ -229,8 +230,9 @@ Strategy strategy_from(const JsonReader& j) {
   s.algorithm = j.require("algorithm").choice("an all-reduce algorithm", allreduce_choices(true));
   s.call_overhead_s = j.require("call_overhead_s").number(ranges::latency());
   s.node_local_reduce = j.require("node_local_reduce").boolean();
-  // Absent in schedules written before pull requests were modelled: none then.
+  // Absent in schedules written before pull requests and key hashes were modelled: none then.
   if (j.has("pull_requests")) s.pull_requests = j.require("pull_requests").boolean();
+  if (j.has("key_hash")) s.key_hash = j.require("key_hash").boolean();
   if (j.has("host_staged")) s.host_staged = j.require("host_staged").boolean();  // absent before FTlib
   // Absent before libraries were told apart: NCCL, which every preset but FTlib's runs.
   if (j.has("library"))

@@ -56,6 +56,7 @@ Strategy byteps_base() {
   s.partition_bytes = 4096000;
   s.node_local_reduce = true;
   s.pull_requests = true;
+  s.key_hash = true;
   return s;
 }
 

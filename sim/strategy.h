@@ -49,6 +49,8 @@ struct Strategy {
   // PS: a worker asks for each pull with a request sent over its one connection to the server,
   // behind the pushes queued there, and the server answers over one connection back (ps-lite)
   bool pull_requests = false;
+  // PS: a partition's server is BytePS's hash of its key (sim/ps_keys.h); else round robin
+  bool key_hash = false;
   // The framework copies each collective's tensor from the GPU to pinned host memory before the
   // collective and back after it, over the GPU's PCIe link (Gloo on CUDA tensors)
   bool host_staged = false;

@@ -41,10 +41,10 @@ TEST(AnalyticalInvariants, HoldForEveryGeneratedScenario) {
       // pushes and pulls overlap better. So a faster NIC or a slower GPU can shorten a PS schedule
       // (BytePS's node-local stages also share each GPU's fabric link with other partitions'
       // network shards). Measured over 30,000 generated cases (10,000 each of seeds 20261123, 7
-      // and 11) with pull requests modelled: twice the NIC bandwidth slows bsp-ps by 1.1% at most
-      // (11 cases); a GPU twice as slow shortens wfbp-ps by 10.4% at most, bytescheduler-ps by
-      // 8.6%, bytescheduler-mxnet-ps (credit and priority) by 7.1% (145 cases). All-reduce
-      // schedules show neither, and are held to none.
+      // and 11) with pull requests and key hashes modelled: twice the NIC bandwidth slows bsp-ps
+      // by 1.1% at most (12 cases); a GPU twice as slow shortens wfbp-ps by 7.0% at most,
+      // bytescheduler-ps by 9.5%, bytescheduler-mxnet-ps (credit and priority) by 11.1% (157
+      // cases). All-reduce schedules show neither, and are held to none.
       const Strategy& strategy = run.schedule.strategy;
       const bool ps = strategy.aggregation == Aggregation::parameter_server;
       constexpr double kPsBandwidthAnomaly = 0.02;

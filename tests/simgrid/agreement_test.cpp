@@ -198,15 +198,16 @@ TEST(SimgridAgreement, DataParallelRunOnUniformRings) {
 // wfbp-ps here was 19.5% faster than the replay). What it still lacks: a serving node's NIC also
 // carries that node's own worker traffic, which the representative node carries instead, so the
 // replay stays slower per tensor (10.7% here; 5% for BERT-Base on 16 GPUs over 10GbE). All at
-// once (BSP), round robin spreads the partitions evenly and both agree closely. The transfers
-// share the links here (no pull requests): the load, not the connections' order, is under test.
+// once (BSP), round robin spreads the partitions evenly and both agree closely. Partitions are
+// dealt round robin and share the links here (no key hash, no pull requests): the load of a
+// serving node, not the servers' choice or the connections' order, is under test.
 TEST(SimgridAgreement, ColocatedServersLoadTheNodesServingThemAlike) {
   const Workload w = toy_workload(2000000);
   Cluster c = cluster(4, 2, 10, Transport::tcp);
   c.ps.placement = Placement::colocated;
   for (const char* method : {"bsp-ps", "wfbp-ps"}) {
     Strategy st = make_preset(method);
-    st.pull_requests = false;
+    st.pull_requests = st.key_hash = false;
     const Schedule s = build_schedule(w, c, st, 3);
     const double a = steady_state(s, AnalyticalBackend().run(s)).iteration_s;
     const double g = steady_state(s, SimgridBackend().run(s)).iteration_s;
