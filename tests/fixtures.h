@@ -7,8 +7,10 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "sim/cluster.h"
+#include "sim/schedule.h"
 #include "sim/units.h"
 #include "sim/workload.h"
 
@@ -85,6 +87,18 @@ inline Cluster simple_cluster(int nodes, int gpus_per_node, double gbps = 10,
   c.ps.placement = Placement::dedicated;
   c.ps.gpus_per_server = gpus_per_node;
   return c;
+}
+
+// A push or pull of `bytes` to parameter server 0, after the tasks `deps`.
+inline Task ps_transfer(int id, CommOp op, double bytes, TaskDeps deps = {}) {
+  Task t;
+  t.id = id;
+  t.kind = TaskKind::comm;
+  t.op = op;
+  t.bytes = bytes;
+  t.server = 0;
+  t.deps = std::move(deps);
+  return t;
 }
 
 }  // namespace scalecast::testing

@@ -83,16 +83,7 @@ TEST(LibrarySockets, BytepsPushAndPullRunAtOneIoThreadByHand) {
   s.cluster = simple_cluster(2, 1, 100);
   s.cluster.ps.servers = 1;
   s.strategy = make_preset("bsp-ps");
-  Task push;
-  push.kind = TaskKind::comm;
-  push.op = CommOp::push;
-  push.bytes = 4e6;
-  push.server = 0;
-  Task pull = push;
-  pull.id = 1;
-  pull.op = CommOp::pull;
-  pull.deps = {0};
-  s.tasks = {push, pull};
+  s.tasks = {testing::ps_transfer(0, CommOp::push, 4e6), testing::ps_transfer(1, CommOp::pull, 4e6, {0})};
   double end = 0;
   for (const auto& e : AnalyticalBackend().run(s).events) end = std::max(end, e.end_s);
   EXPECT_NEAR(end, 2 * (20e-6 + 4e6 / kCore + 25e-6) + 25e-6, 1e-9);

@@ -23,18 +23,8 @@ std::vector<double> push_push_pull(const Strategy& strategy, Transport transport
   s.cluster.net.in_order_connections = in_order;
   s.cluster.ps.servers = 1;
   s.strategy = strategy;
-  Task push;
-  push.kind = TaskKind::comm;
-  push.op = CommOp::push;
-  push.bytes = 4e6;
-  push.server = 0;
-  Task second = push;
-  second.id = 1;
-  Task pull = push;
-  pull.id = 2;
-  pull.op = CommOp::pull;
-  pull.deps = {0};
-  s.tasks = {push, second, pull};
+  s.tasks = {testing::ps_transfer(0, CommOp::push, 4e6), testing::ps_transfer(1, CommOp::push, 4e6),
+             testing::ps_transfer(2, CommOp::pull, 4e6, {0})};
   std::vector<double> end(3);
   for (const auto& e : AnalyticalBackend().run(s).events) end[e.task] = e.end_s;
   return end;
