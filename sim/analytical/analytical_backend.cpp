@@ -1,7 +1,8 @@
 // The analytical driver of the scheduling policy: an event loop in simulated time where compute
 // and collectives take their closed-form durations, parameter-server transfers share the NICs
-// and fabric fairly as fluid flows, and node-local stages take turns on the node's stream while
-// sharing the GPU fabric links with those transfers.
+// and fabric fairly as fluid flows (taking turns on their connections where those are in order),
+// and node-local stages take turns on the node's stream while sharing the GPU fabric links with
+// those transfers.
 #include "sim/analytical/analytical_backend.h"
 
 #include <algorithm>
@@ -108,7 +109,7 @@ class Simulation {
   explicit Simulation(const Schedule& s)
       : s_(s), links_(link_capacities(s.cluster, s.strategy)), policy_(s), start_(s.tasks.size(), 0),
         end_(s.tasks.size(), 0), part_(s.tasks.size(), Part::overhead), ps_(s, links_),
-        connections_(ps_connections(s.cluster, s.strategy)) {}
+        rule_(ps_connections(s.cluster, s.strategy)) {}
 
   Timeline run() {
     for (int id : policy_.initial()) events_.push({0.0, kReady, id});
@@ -222,7 +223,7 @@ class Simulation {
     const bool push = t.op == CommOp::push;
     switch (p) {
       case Part::stage_before: return push && path.node_stage;
-      case Part::request: return !push && path.network() && connections_.pull_requests;
+      case Part::request: return !push && path.network() && rule_.pull_requests;
       case Part::network:
       case Part::latency: return path.network();
       case Part::stage_after: return !push && path.node_stage;
@@ -254,14 +255,14 @@ class Simulation {
   // In-order connections carry one transfer at a time per server and direction, in arrival
   // order (every node's connection alike); shared ones start each at once.
   void start_network(const Task& t) {
-    if (connections_.in_order)
+    if (rule_.in_order)
       queue_on(t.server, t.op == CommOp::push, t.id);
     else
       ps_.start(t);
   }
 
   void queue_on(int server, bool push_direction, int id) {
-    Connection& c = connection_[{server, push_direction}];
+    Connection& c = connections_[{server, push_direction}];
     c.waiting.push_back(id);
     if (!c.busy) next_on_connection(c);
   }
@@ -281,9 +282,9 @@ class Simulation {
 
   // The transfer's network part ended: its connection may carry the next one.
   void network_done(int id) {
-    if (!connections_.in_order) return;
+    if (!rule_.in_order) return;
     const Task& t = s_.tasks[id];
-    next_on_connection(connection_[{t.server, t.op == CommOp::push}]);
+    next_on_connection(connections_[{t.server, t.op == CommOp::push}]);
   }
 
   // The node's NCCL stream runs one stage at a time, first come first served: the latency of its
@@ -314,8 +315,8 @@ class Simulation {
   std::deque<int> stream_queue_;
   bool stream_busy_ = false;
   scheduling::ComputeWork compute_work_;
-  PsConnections connections_;
-  std::map<std::pair<int, bool>, Connection> connection_;  // (server, push direction)
+  PsConnections rule_;  // how parameter-server transfers use their connections
+  std::map<std::pair<int, bool>, Connection> connections_;  // (server, push direction)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;  // earliest first
   std::vector<Event> instant_;  // the events of the instant being taken
   double now_ = 0;
