@@ -166,17 +166,22 @@ std::vector<Message> group_gradients(const Workload& w, const Strategy& s,
   return out;
 }
 
+int partition_count(double bytes, double partition_bytes) {
+  if (partition_bytes <= 0) return 1;
+  const double count = std::max(1.0, std::ceil(bytes / partition_bytes));
+  // Runs are sized before they are built (sim/work_estimate.h); this only guards the cast.
+  if (!(count <= std::numeric_limits<int>::max()))
+    throw std::length_error("a message of " + std::to_string(bytes) + " bytes in partitions of " +
+                            std::to_string(partition_bytes));
+  return static_cast<int>(count);
+}
+
 std::vector<Message> partition_messages(const std::vector<Message>& messages,
                                         double partition_bytes) {
   if (partition_bytes <= 0) return messages;
   std::vector<Message> out;
   for (const Message& m : messages) {
-    const double count = std::max(1.0, std::ceil(m.bytes / partition_bytes));
-    // Runs are sized before they are built (sim/work_estimate.h); this only guards the cast.
-    if (!(count <= std::numeric_limits<int>::max()))
-      throw std::length_error("a message of " + std::to_string(m.bytes) + " bytes in partitions of " +
-                              std::to_string(partition_bytes));
-    const int parts = static_cast<int>(count);
+    const int parts = partition_count(m.bytes, partition_bytes);
     for (int i = 0; i < parts; ++i) {
       Message p = m;
       p.bytes = std::min(partition_bytes, m.bytes - i * partition_bytes);

@@ -42,6 +42,10 @@ std::vector<int> mgwfbp_merge(const std::vector<double>& ready_s, const std::vec
                               const collectives::AlphaBeta& cost, const std::vector<double>& elements = {},
                               double min_elements = 0);
 
+// How many parts of at most `partition_bytes` a message of `bytes` is split into (1 where
+// partition_bytes is 0). Throws std::length_error where the count does not fit an int.
+int partition_count(double bytes, double partition_bytes);
+
 // Splits every message into parts of at most `partition_bytes` (0: unchanged).
 std::vector<Message> partition_messages(const std::vector<Message>& messages,
                                         double partition_bytes);

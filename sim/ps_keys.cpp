@@ -2,7 +2,6 @@
 #include "sim/ps_keys.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -37,9 +36,8 @@ std::vector<int> byteps_servers(const Workload& w, const std::vector<Message>& m
       throw std::logic_error("byteps_servers: messages that do not carry the workload's tensors in order");
     const std::uint64_t d = *std::min_element(declared.begin() + next, declared.begin() + next + tensors);
     next += tensors;
-    // As partition_messages() counts them (its guard has already bounded the count).
-    const double count = partition_bytes > 0 ? std::max(1.0, std::ceil(m.bytes / partition_bytes)) : 1;
-    for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(count); ++i)
+    const auto count = static_cast<std::uint64_t>(partition_count(m.bytes, partition_bytes));
+    for (std::uint64_t i = 0; i < count; ++i)
       out.push_back(static_cast<int>(byteps_key_hash((d << 16) + i) % n));
   }
   return out;
