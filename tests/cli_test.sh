@@ -6,22 +6,8 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME EXPECTED_EXIT REGEX -- COMMAND...
-  local name=$1 want=$2 regex=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -eq $want ]] && grep -Eq -- "$regex" <<<"$out"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $name (exit $rc, wanted $want; pattern '$regex')"
-    echo "$out" | head -5
-  fi
-}
+# shellcheck source=tests/cli_check.sh
+source "$src/tests/cli_check.sh"
 
 scen=$src/scenarios/ddl-resnet50-10gbe.yaml
 check "predict table" 0 "wfbp-allreduce +32 +8" -- "$bin" predict "$scen"

@@ -7,22 +7,8 @@ src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 1
-passed=0 failed=0
-
-check() {  # check NAME EXPECTED_EXIT REGEX -- COMMAND...
-  local name=$1 want=$2 regex=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -eq $want ]] && grep -Eq -- "$regex" <<<"$out"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $name (exit $rc, wanted $want; pattern '$regex')"
-    echo "$out" | head -5
-  fi
-}
+# shellcheck source=tests/cli_check.sh
+source "$src/tests/cli_check.sh"
 
 ddl=ddl-benchmarks-2020-05-29
 check "summary csv" 0 "^table,mode,rows,measured_rows" -- "$bin" validate --mode zero-shot --format csv
