@@ -177,6 +177,9 @@ int run(const std::vector<std::string>& args) {
       o << "\nmean |error|: " << (k.latency_sizes ? fmt::format("{:.1f}%", k.latency_mape) : "-") << " below 64 KiB ("
         << k.latency_sizes << " sizes), " << (k.bandwidth_sizes ? fmt::format("{:.1f}%", k.bandwidth_mape) : "-")
         << " from 1 MiB (" << k.bandwidth_sizes << " sizes)\n";
+      if (k.bucket_sizes)
+        o << fmt::format("mean error from 1 to 64 MiB: {:+.1f}% ({} sizes; negative: predicted faster than measured)\n",
+                         k.bucket_bias, k.bucket_sizes);
     });
     files.commit();
     return 0;

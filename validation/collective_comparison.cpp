@@ -29,13 +29,14 @@ CollectiveComparison compare_collective(const Scenario& s, const calibration::Nc
   CollectiveComparison out;
   out.sized = sized_for(base, gpus);
   out.gpus_per_thread = gpus_per_thread > 0 ? gpus_per_thread : m.gpus_per_thread;
-  double latency = 0, bandwidth = 0;
+  double latency = 0, bandwidth = 0, bucket = 0;
   for (const auto& r : m.rows) {
     if (!(r.bytes > 0)) continue;
     const auto t = collectives::nccl::collective_time(out.sized, s.strategy.nccl, m.op, r.bytes, out.gpus_per_thread);
     ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels)};
     const double e = std::abs(c.error_pct());
     if (r.bytes < kLatencyRegimeBytes) latency += e, ++out.latency_sizes;
+    if (r.bytes >= kBandwidthRegimeBytes && r.bytes <= kBucketSizesMaxBytes) bucket += c.error_pct(), ++out.bucket_sizes;
     if (r.bytes >= kBandwidthRegimeBytes) {
       bandwidth += e;
       ++out.bandwidth_sizes;
@@ -45,6 +46,7 @@ CollectiveComparison compare_collective(const Scenario& s, const calibration::Nc
   }
   if (out.latency_sizes > 0) out.latency_mape = latency / out.latency_sizes;
   if (out.bandwidth_sizes > 0) out.bandwidth_mape = bandwidth / out.bandwidth_sizes;
+  if (out.bucket_sizes > 0) out.bucket_bias = bucket / out.bucket_sizes;
   return out;
 }
 

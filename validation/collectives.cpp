@@ -52,6 +52,11 @@ CollectiveMeans collective_means(const CollectiveValidation& v) {
     if (!c.gate()) continue;
     const CollectiveComparison& k = c.comparison;
     if (k.latency_sizes) m.latency_pct += k.latency_mape, ++m.latency_clusters;
+    if (k.bucket_sizes) {
+      ++m.bucket_clusters;
+      m.fast_clusters += k.bucket_bias < -10;
+      m.slow_clusters += k.bucket_bias > 10;
+    }
     if (k.bandwidth_sizes) {
       m.bandwidth_pct += k.bandwidth_mape;
       ++m.bandwidth_clusters;
@@ -67,8 +72,8 @@ CollectiveMeans collective_means(const CollectiveValidation& v) {
 void write_collective_summary(std::ostream& out, const CollectiveValidation& v) {
   if (v.clusters.empty()) return;
   TextTable t({"cluster", "op", "gpus", "nodes", "latency", "latency MAPE", "bandwidth", "bandwidth MAPE", "worst",
-               "algorithm at 1 MiB"},
-              {"", "", "", "", "sizes", "%", "sizes", "%", "%", ""});
+               "1-64 MiB bias", "algorithm at 1 MiB"},
+              {"", "", "", "", "sizes", "%", "sizes", "%", "%", "%", ""});
   std::vector<const ClusterRun*> left_out;
   for (const ClusterRun& c : v.clusters) {
     if (!c.gate()) {
@@ -85,7 +90,8 @@ void write_collective_summary(std::ostream& out, const CollectiveValidation& v) 
     t.add_row({c.cluster, to_string(c.op), std::to_string(k.sized.gpus()), std::to_string(k.sized.nodes),
                std::to_string(k.latency_sizes), k.latency_sizes ? fmt::format("{:.1f}", k.latency_mape) : "-",
                std::to_string(k.bandwidth_sizes), k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_mape) : "-",
-               k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_max) : "-", at_mib});
+               k.bandwidth_sizes ? fmt::format("{:.1f}", k.bandwidth_max) : "-",
+               k.bucket_sizes ? fmt::format("{:+.1f}", k.bucket_bias) : "-", at_mib});
   }
   const CollectiveMeans m = collective_means(v);
   out << "\ncollectives (nccl-tests outputs, validation/data/nccl-tests), zero-shot: error of the predicted time per size\n";
@@ -93,6 +99,9 @@ void write_collective_summary(std::ostream& out, const CollectiveValidation& v) 
   out << fmt::format("mean over clusters: {:.1f}% below 64 KiB ({} clusters), {:.1f}% from 1 MiB ({} clusters); "
                      "{} clusters above 15% and {} above 25% from 1 MiB\n",
                      m.latency_pct, m.latency_clusters, m.bandwidth_pct, m.bandwidth_clusters, m.over15, m.over25);
+  out << fmt::format("1-64 MiB bias: mean signed error over those sizes, negative = predicted faster than measured; "
+                     "{} of {} clusters below -10% and {} above +10%\n",
+                     m.fast_clusters, m.bucket_clusters, m.slow_clusters);
   for (const ClusterRun* c : left_out)
     out << fmt::format("left out: {} ({:.1f}% below 64 KiB, {:.1f}% from 1 MiB): {}\n", c->cluster,
                        c->comparison.latency_mape, c->comparison.bandwidth_mape, c->role.substr(7));

@@ -32,11 +32,13 @@ struct CollectiveValidation {
 CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress,
                                           const ScenarioOverrides& cluster = {});
 
-// The means over the judged clusters of their regimes' MAPE (percent), and how many clusters are
-// above 15% and 25% from 1 MiB.
+// The means over the judged clusters of their regimes' MAPE (percent), how many clusters are
+// above 15% and 25% from 1 MiB, and how many are predicted more than 10% fast or slow over
+// training's message sizes (1-64 MiB, signed).
 struct CollectiveMeans {
   double latency_pct = 0, bandwidth_pct = 0;
   int latency_clusters = 0, bandwidth_clusters = 0, over15 = 0, over25 = 0;
+  int bucket_clusters = 0, fast_clusters = 0, slow_clusters = 0;
 };
 CollectiveMeans collective_means(const CollectiveValidation& v);
 

@@ -13,6 +13,7 @@ source "$src/tests/cli_check.sh"
 ddl=ddl-benchmarks-2020-05-29
 check "summary csv" 0 "^table,mode,rows,measured_rows" -- "$bin" validate --mode zero-shot --format csv
 check "summary table has units" 0 "pairs agreeing" -- "$bin" validate --mode zero-shot
+check "collectives show their bias over training sizes" 0 "^1-64 MiB bias: mean signed error over those sizes, negative = predicted faster than measured; [0-9]+ of [0-9]+ clusters below -10% and [0-9]+ above \+10%$" -- "$bin" validate --mode zero-shot
 check "unknown mode" 2 "unknown mode 'sideways'" -- "$bin" validate --mode sideways
 check "unknown format" 2 "unknown format" -- "$bin" validate --format json
 check "missing data folder" 2 "no such folder" -- "$bin" validate --data "$tmp/none"
