@@ -50,11 +50,11 @@ CollectiveComparison compare_collective(const Scenario& s, const calibration::Nc
     ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels)};
     const double e = std::abs(c.error_pct());
     if (r.bytes < kLatencyRegimeBytes) latency += e, ++out.latency_sizes;
-    if (r.bytes >= kBandwidthRegimeBytes && r.bytes <= kBucketSizesMaxBytes) bucket += c.error_pct(), ++out.bucket_sizes;
     if (r.bytes >= kBandwidthRegimeBytes) {
       bandwidth += e;
       ++out.bandwidth_sizes;
       out.bandwidth_max = std::max(out.bandwidth_max, e);
+      if (r.bytes <= kBucketSizesMaxBytes) bucket += c.error_pct(), ++out.bucket_sizes;
     }
     out.sizes.push_back(std::move(c));
   }
