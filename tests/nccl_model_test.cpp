@@ -169,6 +169,25 @@ TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
   EXPECT_NEAR(bytes / t.seconds / 1e9, 0.5 * core, 0.001 * core);
 }
 
+TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
+  // One T4 (PCIe gen3 x16: NCCL's 12 GB/s) per node in front of four 400 Gb/s NICs: channels
+  // fill the GPU's PCIe link, not the NICs' 200 GB/s, and the ring's bus bandwidth stays below it.
+  Cluster c = two_t4_nodes(Transport::rdma);
+  c.nics_per_node = 4;
+  c.nic_bandwidth = 400e9 / 8;
+  const NcclSystem s = nccl_system(c, {});
+  const Graphs g = nccl_graphs(s, {});
+  EXPECT_LE(g.ring.channels * g.ring.bw_inter, 12.0 + 1e-9);
+  EXPECT_NEAR(network_bw(s, g.comm_channels), 12.0, 1e-12);
+  NcclSettings ring;
+  ring.algo = "ring";
+  const double bytes = 1073741824;
+  const auto t = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+  const double busbw = bytes / t.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
+  EXPECT_LT(busbw, 12.0);
+  EXPECT_GT(busbw, 11.0);
+}
+
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   // Two RTX 2080 Ti without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is 12 GB/s to NCCL).
   Cluster c;

@@ -73,7 +73,9 @@ double copying_cores(const NcclSystem& s, int channels) {
 
 double network_bw(const NcclSystem& s, int channels) {
   const double per_nic = s.staging_bw > 0 ? std::min(s.nic_payload, s.staging_bw) : s.nic_payload;
-  double bw = s.nics * per_nic;
+  // Whatever the NICs, the bytes cross the run's GPUs' own PCIe links on their way to and from
+  // them (the NIC reads and writes GPU memory, or a copy stages it through host memory).
+  double bw = std::min(s.nics * per_nic, s.ppn * s.pcie_bw);
   if (s.core_copy_bw > 0) bw = std::min(bw, copying_cores(s, channels) * s.core_copy_bw);
   return bw;
 }
@@ -89,11 +91,14 @@ Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
   } else {
     // Rings enter and leave a node through its NICs, each NIC holding whole channels of `speed`
     // (net.bw -= bw, search.cc:656-668); inside the node a channel crosses the links of ppn - 1
-    // of its ppn GPUs. The GPU to NIC path is the slower of PCIe and the NIC.
+    // of its ppn GPUs. The GPU to NIC path is the slower of PCIe and the NIC, and every channel
+    // takes its speed from the PCIe link of the GPU it enters by and of the one it leaves by
+    // (ncclTopoFollowPath subtracts it from each link of the path), so a node's GPUs' PCIe links
+    // hold ppn x int(pcie / speed) channels whatever the NICs could.
     const double max_bw = std::min(s.pcie_bw, s.nic_bw);
     const double total = std::max(intra, s.pcie_bw);
     std::tie(channels, speed) = search(s.cc, true, max_bw, total, [&](double v) {
-      const int by_nics = s.nics * int(s.nic_bw / v);
+      const int by_nics = std::min(s.nics * int(s.nic_bw / v), s.ppn * int(s.pcie_bw / v));
       const int by_links = s.ppn > 1 ? int(intra * s.ppn / ((s.ppn - 1) * v)) : kMaxGraphChannels;
       return std::min(by_nics, by_links);
     });
