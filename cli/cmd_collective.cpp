@@ -116,12 +116,13 @@ int run(const std::vector<std::string>& args) {
     if (comparison) gpus_per_thread = comparison->gpus_per_thread;
     gpus = sized.gpus();
     std::vector<NcclTestsLine> rows;
-    std::vector<std::string> algorithms;
+    std::vector<std::string> algorithms, bounds;
     std::vector<double> measured_us;
     if (comparison) {
       for (const auto& c : comparison->sizes) {
         rows.push_back({{c.bytes, std::floor(c.bytes / type_bytes)}, c.predicted_us});
         algorithms.push_back(c.algorithm);
+        bounds.push_back(c.bound);
         measured_us.push_back(c.measured_us);
       }
     } else {
@@ -130,6 +131,7 @@ int run(const std::vector<std::string>& args) {
         const auto t = validation::time_collective(s, sized, op, size.bytes, gpus_per_thread, timing);
         rows.push_back({size, t.seconds * 1e6});
         algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
+        bounds.push_back(t.bound);
       }
     }
     const std::string shape = std::to_string(sized.nodes) + " node" + (sized.nodes > 1 ? "s" : "") + " x " +
@@ -140,7 +142,8 @@ int run(const std::vector<std::string>& args) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (std::size_t i = 0; i < rows.size(); ++i) {
           nlohmann::ordered_json j = {{"bytes", rows[i].size.bytes}, {"count", rows[i].size.count},
-                                      {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]}};
+                                      {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]},
+                                      {"bound", bounds[i]}};
           if (comparison) j["measured_us"] = measured_us[i];
           list.push_back(std::move(j));
         }
@@ -152,10 +155,11 @@ int run(const std::vector<std::string>& args) {
         return;
       }
       if (format == "csv") {
-        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm" << (comparison ? ",measured_us,error_pct" : "") << "\n";
+        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm,bound" << (comparison ? ",measured_us,error_pct" : "")
+          << "\n";
         for (std::size_t i = 0; i < rows.size(); ++i) {
-          o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
-                           rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i]);
+          o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
+                           rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i], csv_field(bounds[i]));
           if (comparison) {
             const double m = measured_us[i];
             o << fmt::format(",{:.3f},{:.2f}", m, 100 * (rows[i].time_us - m) / m);
@@ -177,14 +181,21 @@ int run(const std::vector<std::string>& args) {
           if (i == 0 || algorithms[i] != algorithms[i - 1])
             o << " " << static_cast<long long>(rows[i].size.bytes) << " B " << algorithms[i] << ";";
         o << "\n";
+        if (std::any_of(bounds.begin(), bounds.end(), [](const std::string& b) { return !b.empty(); })) {
+          o << "# what sets the time by size:";
+          for (std::size_t i = 0; i < rows.size(); ++i)
+            if (i == 0 || bounds[i] != bounds[i - 1])
+              o << " " << static_cast<long long>(rows[i].size.bytes) << " B " << bounds[i] << ";";
+          o << "\n";
+        }
         return;
       }
       o << "measured " << compare << " against " << s.name << ": " << shape << ", " << gpus_per_thread
         << " GPU(s) per thread\n\n";
-      TextTable t({"size", "measured", "predicted", "error", "algorithm"}, {"B", "us", "us", "%", ""});
+      TextTable t({"size", "measured", "predicted", "error", "algorithm", "set by"}, {"B", "us", "us", "%", "", ""});
       for (const auto& c : comparison->sizes)
         t.add_row({fmt::format("{:.0f}", c.bytes), fmt::format("{:.2f}", c.measured_us), fmt::format("{:.2f}", c.predicted_us),
-                   fmt::format("{:+.1f}", c.error_pct()), c.algorithm});
+                   fmt::format("{:+.1f}", c.error_pct()), c.algorithm, c.bound.empty() ? "-" : c.bound});
       t.write(o);
       const auto& k = *comparison;
       o << "\nmean |error|: " << (k.latency_sizes ? fmt::format("{:.1f}%", k.latency_mape) : "-") << " below 64 KiB ("

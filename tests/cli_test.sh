@@ -80,7 +80,8 @@ check "collective timed as training" 0 "registry/ring x0" -- "$bin" collective "
 check "collective training timing is all-reduce only" 2 "training schedules time all-reduces only, not all_gather" -- "$bin" collective "$h100" --op all_gather --gpus 16 --timing training
 check "collective bad timing" 2 "^scalecast collective: --timing: expected nccl or training, got 'fast'" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --timing fast
 check "collective compare with rank prefixes" 0 "nvls/Simple x16" -- "$bin" collective "$src/scenarios/cluster-aws-p5.yaml" --op all_reduce --gpus 8 --compare "$src/validation/data/nccl-tests/aws-p5-1x8.all_reduce_perf.txt"
-check "collective csv" 0 "^scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm$" -- bash -c "'$bin' collective '$h100' --op all_gather --gpus 16 --format csv | head -1"
+check "collective csv" 0 "^scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm,bound$" -- bash -c "'$bin' collective '$h100' --op all_gather --gpus 16 --format csv | head -1"
+check "collective says what sets the time" 0 "^# what sets the time by size: 8 B latency; .* B NICs;$" -- "$bin" collective "$h100" --op all_reduce --gpus 2 -b 8 -e 1G -f 4
 check "collective nccl algo" 0 "ring/" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 1G -e 1G --set strategy.nccl_algo=ring
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X

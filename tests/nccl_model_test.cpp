@@ -126,6 +126,7 @@ TEST(NcclCollective, AJobUsesTheRailsOfItsGpus) {
   const auto lone = collective_time(hgx_h100(2, 1), {}, CollectiveOp::all_reduce, bytes);
   const double lone_busbw = bytes / lone.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
   EXPECT_NEAR(lone_busbw, 400 / 8.0 * 0.95, 1.0);  // one NIC's payload rate
+  EXPECT_EQ(lone.bound, "NICs");
   const auto full = collective_time(hgx_h100(2, 8), {}, CollectiveOp::all_reduce, bytes);
   const double full_busbw = bytes / full.seconds * bus_factor(CollectiveOp::all_reduce, 16) / 1e9;
   EXPECT_GT(full_busbw, 8 * lone_busbw);  // NVLS-tree puts less than the ring's bytes on the NICs
@@ -167,6 +168,7 @@ TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
   const auto t = collective_time(tcp, ring, CollectiveOp::all_reduce, bytes);
   EXPECT_EQ(t.algorithm, "ring/Simple");
   EXPECT_NEAR(bytes / t.seconds / 1e9, 0.5 * core, 0.001 * core);
+  EXPECT_EQ(t.bound, "host cores");
 }
 
 TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
@@ -186,6 +188,8 @@ TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
   const double busbw = bytes / t.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
   EXPECT_LT(busbw, 12.0);
   EXPECT_GT(busbw, 11.0);
+  // Eight bytes cost the latencies alone.
+  EXPECT_EQ(collective_time(c, ring, CollectiveOp::all_reduce, 8).bound, "latency");
 }
 
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
@@ -204,6 +208,7 @@ TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   // the uplink's 12 / 2 each); bus bandwidth = algorithm bandwidth with two ranks.
   const auto ar = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
   EXPECT_NEAR(bytes / ar.seconds / 1e9, 4.0, 0.01);
+  EXPECT_EQ(ar.bound, "host memory");
   // A broadcast's chain: one GPU writes, the other reads: the uplink's 12 GB/s each way.
   const auto bcast = collective_time(c, ring, CollectiveOp::broadcast, bytes);
   EXPECT_NEAR(bytes / bcast.seconds / 1e9, 12.0, 0.05);

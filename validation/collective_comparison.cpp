@@ -20,7 +20,7 @@ collectives::nccl::CollectiveTime time_collective(const Scenario& s, const Clust
   const Strategy st = strategy_for(s, "bsp-allreduce");
   const LinkCapacities links = link_capacities(sized, st);
   const auto& algorithm = collectives::choose_allreduce(links, st.algorithm, bytes);
-  return {collectives::allreduce_s(links, algorithm, bytes), std::string("registry/") + algorithm.name, 0};
+  return {collectives::allreduce_s(links, algorithm, bytes), std::string("registry/") + algorithm.name, 0, ""};
 }
 
 CollectiveComparison compare_collective(const Scenario& s, const calibration::NcclTestsOutput& m, int gpus, int nodes,
@@ -47,7 +47,7 @@ CollectiveComparison compare_collective(const Scenario& s, const calibration::Nc
   for (const auto& r : m.rows) {
     if (!(r.bytes > 0)) continue;
     const auto t = time_collective(s, out.sized, m.op, r.bytes, out.gpus_per_thread, timing);
-    ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels)};
+    ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels), t.bound};
     const double e = std::abs(c.error_pct());
     if (r.bytes < kLatencyRegimeBytes) latency += e, ++out.latency_sizes;
     if (r.bytes >= kBandwidthRegimeBytes) {

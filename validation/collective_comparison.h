@@ -17,6 +17,7 @@ struct ComparedSize {
   double bytes = 0;
   double measured_us = 0, predicted_us = 0;
   std::string algorithm;  // "nvls/Simple x16"
+  std::string bound;      // what sets the predicted time (CollectiveTime::bound)
   double error_pct() const { return 100 * (predicted_us - measured_us) / measured_us; }
 };
 

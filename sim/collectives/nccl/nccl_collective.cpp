@@ -1,6 +1,6 @@
 // The predicted time of a collective: NCCL's choice (its tuning view of latency), timed as the
 // transfer meets the network (physical latency once), bounded by the scenario's fabric and NIC
-// rates, plus the fill of NVLink SHARP's chunk pipeline and the kernel launches.
+// rates, plus the fill of NVLink SHARP's chunk pipeline and the kernel launches; and what sets it.
 #include "sim/collectives/nccl/nccl_collective.h"
 
 #include <algorithm>
@@ -34,16 +34,25 @@ double shm_bw(const NcclSystem& s, int senders, bool two_way) {
   return two_way ? std::min(uplink, s.fabric_bw) : uplink;
 }
 
-// Bus bandwidth (GB/s) the scenario's links allow a ring: the fabric inside a node (without
-// peer-to-peer, the host uplink's share: all GPUs send in a ring, all but the last in a
-// broadcast's or reduce's chain), and the node's network rate across nodes.
-double links_bus_cap(const NcclSystem& s, Func f, int channels) {
-  double cap = 1e300;
+// A GPU's links inside the node, as a bound's name.
+const char* fabric_name(const NcclSystem& s) {
+  if (!s.peer_to_peer) return "host memory";
+  return s.nvlink ? "NVLink" : "PCIe";
+}
+
+// Bus bandwidth (GB/s) the scenario's links allow a ring, and the link that sets it: the fabric
+// inside a node (without peer-to-peer, the host uplink's share: all GPUs send in a ring, all but
+// the last in a broadcast's or reduce's chain), and the node's network rate across nodes.
+LinkBound links_bus_cap(const NcclSystem& s, Func f, int channels) {
+  LinkBound cap{1e300, ""};
   if (s.ppn > 1) {
     const bool chain = f == Func::broadcast || f == Func::reduce;
-    cap = s.peer_to_peer ? s.fabric_bw : shm_bw(s, chain ? s.ppn - 1 : s.ppn, !chain);
+    cap = {s.peer_to_peer ? s.fabric_bw : shm_bw(s, chain ? s.ppn - 1 : s.ppn, !chain), fabric_name(s)};
   }
-  if (s.nodes > 1) cap = std::min(cap, network_bw(s, channels));
+  if (s.nodes > 1) {
+    const LinkBound network = network_bound(s, channels);
+    if (network.bw < cap.bw) cap = network;
+  }
   return cap;
 }
 
@@ -89,24 +98,34 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
   const Proto p = bytes <= 16384 ? Proto::ll : Proto::simple;
   const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
   // Inside a node: the GPU's links, or without peer-to-peer its share of the host uplink.
-  const double intra = s.peer_to_peer ? std::min(s.nvlink ? s.nvlink_bw : s.pcie_bw, s.fabric_bw)
-                                      : shm_bw(s, s.ppn, true);
-  const double network = network_bw(s, channels);
-  double us = p2p_latency_us(s, p);
+  const LinkBound intra{s.peer_to_peer ? std::min(s.nvlink ? s.nvlink_bw : s.pcie_bw, s.fabric_bw)
+                                       : shm_bw(s, s.ppn, true),
+                        fabric_name(s)};
+  const LinkBound network = network_bound(s, channels);
+  const double latency_us = p2p_latency_us(s, p);
+  double transfer_us = 0;
+  const char* bound = intra.what;
   if (op == CollectiveOp::sendrecv) {
     // Every rank sends its buffer to the next; a pair across nodes goes through one NIC.
-    const double bw = efficiency * (s.nodes > 1 ? std::min({network / s.nics, s.pcie_bw, intra}) : intra);
-    us += bytes / (1000 * bw);
+    LinkBound b = intra;
+    if (s.nodes > 1) {
+      for (const LinkBound& l : {LinkBound{network.bw / s.nics, network.what}, LinkBound{s.pcie_bw, "GPU's PCIe link"}})
+        if (l.bw < b.bw) b = l;
+    }
+    transfer_us = bytes / (1000 * efficiency * b.bw);
+    bound = b.what;
   } else {
     // All-to-all: each rank sends bytes / n to every rank; a GPU's links carry what it sends to
     // its node, a node's NICs what its GPUs send to the others.
     const double piece = bytes / s.ranks;
-    double t = (s.ppn - 1) * piece / (1000 * efficiency * intra);
-    if (s.nodes > 1)
-      t = std::max(t, s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * network));
-    us += t;
+    transfer_us = (s.ppn - 1) * piece / (1000 * efficiency * intra.bw);
+    if (s.nodes > 1) {
+      const double across = s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * network.bw);
+      if (across > transfer_us) transfer_us = across, bound = network.what;
+    }
   }
-  return {us * 1e-6, std::string("p2p/") + name(p), 0};
+  return {(latency_us + transfer_us) * 1e-6, std::string("p2p/") + name(p), 0,
+          latency_us >= transfer_us ? "latency" : bound};
 }
 
 }  // namespace
@@ -115,7 +134,7 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
                                int gpus_per_thread) {
   const NcclSystem s = nccl_system(sized, settings);
   const double launch_s = std::max(0, gpus_per_thread - 1) * kLaunchPerGpuS;
-  if (s.ranks <= 1) return {launch_s, "none", 0};
+  if (s.ranks <= 1) return {launch_s, "none", 0, "none"};
   const Graphs g = nccl_graphs(s, settings);
   if (op == CollectiveOp::sendrecv || op == CollectiveOp::alltoall) {
     CollectiveTime t = p2p_time(s, op, bytes, g.comm_channels);
@@ -128,25 +147,32 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
   Estimate e = *estimate(s, g, f, bytes, chosen.front().algo, chosen.front().proto, LatencyView::physical);
+  // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
+  // channels sets the transfer.
+  const char* bound = "NCCL's channels";
   if (e.algo == Algo::ring) {
     // The scenario's links bound the ring's bus bandwidth; the algorithm bandwidth follows.
     const double steps = f == Func::all_reduce ? 2.0 * (s.ranks - 1)
                          : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
     const double bus = e.bandwidth * steps / s.ranks;
-    const double cap = links_bus_cap(s, f, g.comm_channels);
-    if (bus > cap) e.bandwidth *= cap / bus;
+    const LinkBound cap = links_bus_cap(s, f, g.comm_channels);
+    if (bus > cap.bw) e.bandwidth *= cap.bw / bus, bound = cap.what;
   }
   if (e.algo == Algo::nvls_tree) {
     // Across nodes NVLS-tree moves each byte over a node's NICs once with two nodes (the tree's
     // two halves each way) and twice with more (up and down the tree): the NICs' payload rate
     // bounds it, not NCCL's per-channel estimate of it; inside the node NVLink SHARP's rate does.
     const double intra = g.nvls.channels * g.nvls.bw_intra * 5.0 / 6.0;
-    const double network = network_bw(s, g.nvls_channels) / (s.nodes > 2 ? 2.0 : 1.0);
-    e.bandwidth = std::min(intra, network);
+    const LinkBound network = network_bound(s, g.nvls_channels);
+    const double across = network.bw / (s.nodes > 2 ? 2.0 : 1.0);
+    e.bandwidth = std::min(intra, across);
+    bound = across < intra ? network.what : "NVLink SHARP";
   }
-  const double us = e.latency_us + bytes / (1000 * e.bandwidth) + nvls_fill_us(g, settings, e, bytes);
-  return {us * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
-          e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels};
+  const double transfer_us = bytes / (1000 * e.bandwidth);
+  const double fill_us = nvls_fill_us(g, settings, e, bytes);
+  if (e.latency_us + fill_us >= transfer_us) bound = e.latency_us >= fill_us ? "latency" : "pipeline fill";
+  return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
+          e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels, bound};
 }
 
 }  // namespace scalecast::collectives::nccl

@@ -71,13 +71,17 @@ double copying_cores(const NcclSystem& s, int channels) {
   return s.socket_threads > 0 ? double(std::max(1, channels)) * s.socket_threads : 0.5 * proxies;
 }
 
-double network_bw(const NcclSystem& s, int channels) {
-  const double per_nic = s.staging_bw > 0 ? std::min(s.nic_payload, s.staging_bw) : s.nic_payload;
+LinkBound network_bound(const NcclSystem& s, int channels) {
+  LinkBound b{s.nics * s.nic_payload, "NICs"};
+  auto cap = [&b](double bw, const char* what) {
+    if (bw < b.bw) b = {bw, what};
+  };
+  if (s.staging_bw > 0) cap(s.nics * s.staging_bw, "host staging");
   // Whatever the NICs, the bytes cross the run's GPUs' own PCIe links on their way to and from
   // them (the NIC reads and writes GPU memory, or a copy stages it through host memory).
-  double bw = std::min(s.nics * per_nic, s.ppn * s.pcie_bw);
-  if (s.core_copy_bw > 0) bw = std::min(bw, copying_cores(s, channels) * s.core_copy_bw);
-  return bw;
+  cap(s.ppn * s.pcie_bw, "GPUs' PCIe links");
+  if (s.core_copy_bw > 0) cap(copying_cores(s, channels) * s.core_copy_bw, "host cores");
+  return b;
 }
 
 Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {

@@ -40,9 +40,18 @@ NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
 // it (NcclSystem::core_copy_bw > 0): NCCL's socket helper threads, or its proxy threads.
 double copying_cores(const NcclSystem& s, int channels);
 
+// A rate and the part of the machine that sets it ("NICs", "GPUs' PCIe links", ...), so that a
+// prediction can say what bounds it.
+struct LinkBound {
+  double bw = 0;  // GB/s
+  const char* what = "";
+};
+
 // GB/s a node's ranks move across the network each way on `channels` channels: its NICs'
-// payload rate (no faster than host staging), and where host cores copy the data, their rate.
-double network_bw(const NcclSystem& s, int channels);
+// payload rate (no faster than host staging), the run's GPUs' PCIe links to them, and where host
+// cores copy the data, their rate; with the one of them that binds.
+LinkBound network_bound(const NcclSystem& s, int channels);
+inline double network_bw(const NcclSystem& s, int channels) { return network_bound(s, channels).bw; }
 
 struct Graph {
   int channels = 1;
