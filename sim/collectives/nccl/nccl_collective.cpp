@@ -121,7 +121,10 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
     transfer_us = (s.ppn - 1) * piece / (1000 * efficiency * intra.bw);
     if (s.nodes > 1) {
       const double across = s.ppn * (s.ranks - s.ppn) * piece / (1000 * efficiency * network.bw);
-      if (across > transfer_us) transfer_us = across, bound = network.what;
+      if (across > transfer_us) {
+        transfer_us = across;
+        bound = network.what;
+      }
     }
   }
   return {(latency_us + transfer_us) * 1e-6, std::string("p2p/") + name(p), 0,
@@ -156,7 +159,10 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
                          : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
     const double bus = e.bandwidth * steps / s.ranks;
     const LinkBound cap = links_bus_cap(s, f, g.comm_channels);
-    if (bus > cap.bw) e.bandwidth *= cap.bw / bus, bound = cap.what;
+    if (bus > cap.bw) {
+      e.bandwidth *= cap.bw / bus;
+      bound = cap.what;
+    }
   }
   if (e.algo == Algo::nvls_tree) {
     // Across nodes NVLS-tree moves each byte over a node's NICs once with two nodes (the tree's

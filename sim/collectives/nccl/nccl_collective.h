@@ -16,9 +16,10 @@ struct CollectiveTime {
   std::string algorithm;  // "nvls/Simple", "ring/LL", "p2p/Simple"
   int channels = 0;
   // What sets the time: "latency" or "pipeline fill" (NVLink SHARP's) where those fixed costs
-  // outweigh the transfer, else what bounds the transfer: "NCCL's channels" (NCCL's own rate for the algorithm
-  // and protocol), "NVLink", "PCIe", "host memory", "NVLink SHARP", "NICs", "host staging",
-  // "GPUs' PCIe links", "GPU's PCIe link" or "host cores"; "" where no model names it.
+  // outweigh the transfer, else what bounds the transfer: "NCCL's channels" (NCCL's own rate
+  // for the algorithm and protocol), "NVLink", "PCIe", "host memory", "NVLink SHARP", "NICs",
+  // "host staging", "GPUs' PCIe links", "GPU's PCIe link" or "host cores"; "" where no model
+  // names it.
   std::string bound;
 };
 
