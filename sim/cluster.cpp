@@ -9,6 +9,13 @@
 
 namespace scalecast {
 
+// libfabric 1.18 and later read CUDA buffers from just above the eager size, one device packet
+// (prov/efa/src/efa_hmem.c: efa_max_eager_msg_size_with_largest_header() + 1, the device's
+// max_msg_sz less libfabric's largest header; ~8 KiB on EFA). libfabric 1.11-1.17 read from
+// 1 MiB (efa_min_read_msg_size in rxr_init.c / rxr_env.c) and copied smaller CUDA messages in
+// with a local read per packet (rxr_pkt_copy_to_rx): scenarios of runs with those set 1MiB.
+constexpr double kEfaReadThresholdBytes = 8192;
+
 double core_copy_bandwidth() {
   // ~25 Gbit/s per core on a 2019 server: a kernel TCP stream with a 1500-byte MTU is bound by
   // the one core that copies and checksums it.
@@ -40,7 +47,10 @@ TransportParams default_transport_params(Transport t) {
     p.call_overhead_s = 10e-6;
     // EFA through libfabric (SRD) as RDMA, but aws-ofi-nccl's tuner model takes 20 us of network
     // latency on p5 (src/tuner/nccl_ofi_model.cpp); GPUDirect RDMA on p4d/p5.
-    if (t == Transport::efa) p.latency_s = 20e-6;
+    if (t == Transport::efa) {
+      p.latency_s = 20e-6;
+      p.read_threshold = kEfaReadThresholdBytes;
+    }
   }
   return p;
 }

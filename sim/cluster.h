@@ -37,6 +37,12 @@ struct TransportParams {
   // whether 128-byte writes arrive in order (NCCL's LL and LL128 protocols may cross it).
   double reported_latency_s = 0;
   bool ordered_writes = true;
+  // EFA through libfabric where aws-ofi-nccl sends messages (its SENDRECV protocol, on EFA
+  // without in-order writes) and the device reads GPU memory: a message of at least this many
+  // bytes is read by the receiving device straight into GPU memory; a smaller one lands in
+  // libfabric's bounce buffers and the device copies it on into GPU memory, a second pass over
+  // the NIC. 0: no such threshold (other transports; EFA's RDMA-write protocol).
+  double read_threshold = 0;
   SizeCurve size_curve;          // share of the bulk rate a transfer of a size reaches (calibrated)
   // Parameter-server transfers between the same two machines: false, each has a stream of its
   // own and they share the links fairly; true, they go one after another over one connection

@@ -152,7 +152,7 @@ ComputeSettings read_gpu(const YamlReader& g) {
 const std::vector<std::string> kFabricValueKeys = {"bandwidth", "latency", "bridge_bandwidth"};
 const std::vector<std::string> kTransportValueKeys = {
     "latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth",
-    "call_overhead", "message_overhead", "bandwidth_by_size", "connections", "socket_threads"};
+    "call_overhead", "message_overhead", "bandwidth_by_size", "connections", "socket_threads", "read_threshold"};
 const std::vector<std::string> kParameterServerValueKeys = {"bandwidth", "stage_overhead"};
 
 std::vector<std::string> with_keys(std::vector<std::string> keys, const std::vector<std::string>& more) {
@@ -193,6 +193,10 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
     p.socket_threads = v->integer(0, ranges::kMaxSocketThreads);
   }
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
+  if (auto v = n.optional("read_threshold")) {
+    if (c.transport != Transport::efa) v->fail("read_threshold is libfabric's over EFA: transport efa only");
+    p.read_threshold = v->bytes(ranges::size_or_none());
+  }
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("message_overhead")) p.message_overhead_s = v->duration(ranges::latency());
   if (auto v = n.optional("connections"))

@@ -192,6 +192,58 @@ TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
   EXPECT_EQ(collective_time(c, ring, CollectiveOp::all_reduce, 8).bound, "latency");
 }
 
+// Two p4d-like nodes: 8 A100 on NVSwitch, 4 x 100 Gb/s EFA v1 (no in-order writes: aws-ofi-nccl's
+// SENDRECV protocol) with GPUDirect RDMA.
+Cluster two_efa_v1_nodes(double read_threshold) {
+  Cluster c;
+  c.gpu = "a100-sxm4-40gb";
+  c.nodes = 2;
+  c.gpus_per_node = 8;
+  c.fabric = default_fabric("nvlink3");
+  c.nics_per_node = 4;
+  c.nic_bandwidth = 100e9 / 8;
+  c.transport = Transport::efa;
+  c.net = default_transport_params(Transport::efa);
+  c.net.ordered_writes = false;
+  c.net.read_threshold = read_threshold;
+  return c;
+}
+
+TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
+  NcclSettings ring;
+  ring.algo = "ring";
+  auto busbw = [&](const Cluster& c, double bytes) {
+    const auto t = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+    return std::pair{bytes / t.seconds * bus_factor(CollectiveOp::all_reduce, 16) / 1e9, t.bound};
+  };
+  const double nics = 4 * 12.5 * 0.95;  // GB/s of payload a node's NICs carry
+  // Before libfabric 1.18 (read from 1 MiB): the ring's slices, half of a rank's share on each
+  // of 8 channels, are 64 MiB / (2 x 8 x 16) = 256 KiB: bounced, half the NICs' rate.
+  const Cluster old_libfabric = two_efa_v1_nodes(1048576);
+  const auto [mid, mid_bound] = busbw(old_libfabric, 64 * 1048576.0);
+  EXPECT_LT(mid, nics / 2);
+  EXPECT_GT(mid, 0.9 * nics / 2);
+  EXPECT_EQ(mid_bound, "EFA bounce buffers");
+  // From 256 MiB the slices reach NCCL_BUFFSIZE / 4 = 1 MiB and are read straight in.
+  const auto [large, large_bound] = busbw(old_libfabric, 1024 * 1048576.0);
+  EXPECT_GT(large, 0.95 * nics);
+  EXPECT_EQ(large_bound, "NICs");
+  // libfabric 1.18 on (read above one packet): 256 KiB slices go straight in.
+  EXPECT_EQ(busbw(two_efa_v1_nodes(8192), 64 * 1048576.0).second, "NICs");
+  // EFA's RDMA-write protocol (in-order writes) and other transports never bounce.
+  Cluster in_order = old_libfabric;
+  in_order.net.ordered_writes = true;
+  EXPECT_EQ(busbw(in_order, 64 * 1048576.0).second, "NICs");
+  // A tree's messages are one step, NCCL_BUFFSIZE / 8 = 512 KiB at most: always bounced there,
+  // and across two nodes each byte crosses a node's NICs once each way.
+  NcclSettings tree;
+  tree.algo = "tree";
+  const double bytes = 1073741824;
+  const auto t = collective_time(old_libfabric, tree, CollectiveOp::all_reduce, bytes);
+  EXPECT_EQ(t.bound, "EFA bounce buffers");
+  EXPECT_NEAR(bytes / t.seconds / 1e9, nics / 2, 0.01 * nics);
+}
+
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   // Two RTX 2080 Ti without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is 12 GB/s to NCCL).
   Cluster c;

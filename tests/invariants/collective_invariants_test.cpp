@@ -43,7 +43,7 @@ struct ClusterCase {
 };
 
 // A cluster as a buyer writes it: any catalog GPU and fabric, a catalog NIC with 1-8 rails or a
-// rate and transport, GPUDirect on or off, a fixed node count, NCCL's algorithm and protocol
+// rate and transport (over EFA, libfabric's read threshold), GPUDirect on or off, a fixed node count, NCCL's algorithm and protocol
 // masks now and then, and the registered all-reduce training schedules would run.
 ClusterCase generate_cluster(std::mt19937_64& rng, int index) {
   std::vector<std::string> gpus, nics;
@@ -61,12 +61,19 @@ ClusterCase generate_cluster(std::mt19937_64& rng, int index) {
   if (nodes > 1 && chance(rng, 0.5)) y << "  nodes: " << nodes << "\n";
   if (chance(rng, 0.3)) y << "  cpu: amd\n";
   y << "  network:\n";
+  bool efa = false;
   if (chance(rng, 0.6)) {
-    y << "    nic: " << pick(rng, nics) << "\n    nics: " << pick(rng, std::vector<int>{1, 1, 2, 4, 8}) << "\n";
+    const std::string nic = pick(rng, nics);
+    efa = nic.starts_with("efa");
+    y << "    nic: " << nic << "\n    nics: " << pick(rng, std::vector<int>{1, 1, 2, 4, 8}) << "\n";
   } else {
+    const std::string transport = pick(rng, std::vector<std::string>{"tcp", "rdma", "efa"});
+    efa = transport == "efa";
     y << "    bandwidth: " << pick(rng, std::vector<int>{1, 10, 25, 100, 200, 400}) << "Gbps\n"
-      << "    transport: " << pick(rng, std::vector<std::string>{"tcp", "rdma", "efa"}) << "\n";
+      << "    transport: " << transport << "\n";
   }
+  // libfabric's read threshold: none, today's (one packet), or before 1.18's (1 MiB).
+  if (efa && chance(rng, 0.5)) y << "    read_threshold: " << pick(rng, std::vector<std::string>{"0B", "8KiB", "1MiB"}) << "\n";
   if (chance(rng, 0.2)) y << "    gpudirect: false\n";
   std::vector<std::string> allreduce = {"auto"};
   for (const auto* a : collectives::allreduce_algorithms()) allreduce.emplace_back(a->name);

@@ -40,17 +40,30 @@ const char* fabric_name(const NcclSystem& s) {
   return s.nvlink ? "NVLink" : "PCIe";
 }
 
+// Bytes of one network message (NCCL's proxy sends a slice of a step's chunk at a time,
+// enqueue.cc calcCollChunking): a ring's slice is half its chunk (ALLREDUCE_CHUNKSTEPS 4 and
+// SLICESTEPS 2 of NCCL_STEPS' 8 steps of NCCL_BUFFSIZE / 8), and below one loop half of a rank's
+// share on a channel; a tree's or a chain's message is one step, or a channel's share.
+double network_message_bytes(const NcclSettings& set, const NcclSystem& s, const Graphs& g, Algo a, Func f,
+                             double bytes) {
+  const double step = set.buffsize / kSteps;
+  const bool chain = f == Func::broadcast || f == Func::reduce;
+  if (a == Algo::ring && !chain) return std::min(2 * step, bytes / (2.0 * g.comm_channels * s.ranks));
+  return std::min(step, bytes / g.comm_channels);
+}
+
 // Bus bandwidth (GB/s) the scenario's links allow a ring, and the link that sets it: the fabric
 // inside a node (without peer-to-peer, the host uplink's share: all GPUs send in a ring, all but
-// the last in a broadcast's or reduce's chain), and the node's network rate across nodes.
-LinkBound links_bus_cap(const NcclSystem& s, Func f, int channels) {
+// the last in a broadcast's or reduce's chain), and the node's network rate across nodes
+// (`bounced`: its messages go through EFA's bounce buffers).
+LinkBound links_bus_cap(const NcclSystem& s, Func f, int channels, bool bounced) {
   LinkBound cap{1e300, ""};
   if (s.ppn > 1) {
     const bool chain = f == Func::broadcast || f == Func::reduce;
     cap = {s.peer_to_peer ? s.fabric_bw : shm_bw(s, chain ? s.ppn - 1 : s.ppn, !chain), fabric_name(s)};
   }
   if (s.nodes > 1) {
-    const LinkBound network = network_bound(s, channels);
+    const LinkBound network = network_bound(s, channels, bounced);
     if (network.bw < cap.bw) cap = network;
   }
   return cap;
@@ -153,15 +166,26 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
   // channels sets the transfer.
   const char* bound = "NCCL's channels";
+  const bool bounced = s.nodes > 1 && network_message_bytes(settings, s, g, e.algo, f, bytes) < s.bounce_below;
   if (e.algo == Algo::ring) {
     // The scenario's links bound the ring's bus bandwidth; the algorithm bandwidth follows.
     const double steps = f == Func::all_reduce ? 2.0 * (s.ranks - 1)
                          : (f == Func::all_gather || f == Func::reduce_scatter) ? s.ranks - 1.0 : s.ranks;
     const double bus = e.bandwidth * steps / s.ranks;
-    const LinkBound cap = links_bus_cap(s, f, g.comm_channels);
+    const LinkBound cap = links_bus_cap(s, f, g.comm_channels, bounced);
     if (bus > cap.bw) {
       e.bandwidth *= cap.bw / bus;
       bound = cap.what;
+    }
+  }
+  if (e.algo == Algo::tree && s.nodes > 1) {
+    // A tree all-reduce moves each byte over a node's NICs once each way with two nodes and
+    // twice with more (NCCL's two trees: a node is inner in one, a leaf in the other).
+    const LinkBound network = network_bound(s, g.comm_channels, bounced);
+    const double across = network.bw / (s.nodes > 2 ? 2.0 : 1.0);
+    if (e.bandwidth > across) {
+      e.bandwidth = across;
+      bound = network.what;
     }
   }
   if (e.algo == Algo::nvls_tree) {

@@ -54,6 +54,10 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.sockets = c.transport == Transport::tcp;
   s.socket_threads = c.net.socket_threads;
   s.ordered_writes = c.net.ordered_writes;
+  // aws-ofi-nccl sends through libfabric's RDM messages where writes are not in order (its
+  // SENDRECV protocol); where the device cannot read GPU memory every byte is host-copied
+  // instead (core_copy_bw).
+  s.bounce_below = c.transport == Transport::efa && !s.ordered_writes && s.gdr ? c.net.read_threshold : 0;
   s.reported_latency_us = c.net.reported_latency_s * 1e6;
   s.latency_us = c.net.latency_s * 1e6;
   s.amd = c.cpu == CpuVendor::amd;
@@ -71,11 +75,14 @@ double copying_cores(const NcclSystem& s, int channels) {
   return s.socket_threads > 0 ? double(std::max(1, channels)) * s.socket_threads : 0.5 * proxies;
 }
 
-LinkBound network_bound(const NcclSystem& s, int channels) {
+LinkBound network_bound(const NcclSystem& s, int channels, bool bounced) {
   LinkBound b{s.nics * s.nic_payload, "NICs"};
   auto cap = [&b](double bw, const char* what) {
     if (bw < b.bw) b = {bw, what};
   };
+  // A bounced message crosses each device twice on the way in: into the bounce buffer, then the
+  // device's local read from it into GPU memory (libfabric rxr_pkt_copy_to_rx).
+  if (bounced) cap(s.nics * s.nic_payload / 2, "EFA bounce buffers");
   if (s.staging_bw > 0) cap(s.nics * s.staging_bw, "host staging");
   // Whatever the NICs, the bytes cross the run's GPUs' own PCIe links on their way to and from
   // them (the NIC reads and writes GPU memory, or a copy stages it through host memory).

@@ -27,6 +27,9 @@ struct NcclSystem {
   bool sockets = false;                // NCCL's socket transport (kernel TCP)
   int socket_threads = 0;              // its helper threads per connection (0: the proxy thread)
   bool ordered_writes = true;          // LL and LL128 may cross the network
+  double bounce_below = 0;             // bytes: a network message below this lands in libfabric's
+                                       // bounce buffers and the EFA device copies it on into GPU
+                                       // memory (aws-ofi-nccl's SENDRECV protocol); 0: never
   double reported_latency_us = 0;      // what the net plugin reports (tuning adds it)
   double latency_us = 0;               // one-way network latency
   bool amd = false;                    // AMD hosts
@@ -49,8 +52,9 @@ struct LinkBound {
 
 // GB/s a node's ranks move across the network each way on `channels` channels: its NICs'
 // payload rate (no faster than host staging), the run's GPUs' PCIe links to them, and where host
-// cores copy the data, their rate; with the one of them that binds.
-LinkBound network_bound(const NcclSystem& s, int channels);
+// cores copy the data, their rate; with the one of them that binds. `bounced`: the messages are
+// below NcclSystem::bounce_below, so the EFA devices move each byte twice.
+LinkBound network_bound(const NcclSystem& s, int channels, bool bounced = false);
 inline double network_bw(const NcclSystem& s, int channels) { return network_bound(s, channels).bw; }
 
 struct Graph {
