@@ -49,7 +49,7 @@ ordered_json cluster_json(const Cluster& c) {
             {"message_overhead_s", c.net.message_overhead_s},
             {"reported_latency_s", c.net.reported_latency_s},
             {"ordered_writes", c.net.ordered_writes},
-            {"read_threshold_B", c.net.read_threshold},
+            {"read_threshold_bytes", c.net.read_threshold},
             {"size_curve", c.net.size_curve.anchors()},
             {"in_order_connections", c.net.in_order_connections}}},
           {"topology",
@@ -132,7 +132,7 @@ SizeCurve size_curve_from(const JsonReader& a) {
 
 TransportParams net_from(const JsonReader& n) {
   n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "socket_threads", "host_staging_bandwidth_Bps",
-                "call_overhead_s", "message_overhead_s", "reported_latency_s", "ordered_writes", "read_threshold_B",
+                "call_overhead_s", "message_overhead_s", "reported_latency_s", "ordered_writes", "read_threshold_bytes",
                 "size_curve", "in_order_connections"});
   TransportParams p;
   p.latency_s = n.require("latency_s").number(ranges::latency());
@@ -149,7 +149,7 @@ TransportParams net_from(const JsonReader& n) {
   p.reported_latency_s = n.require("reported_latency_s").number(ranges::latency());
   p.ordered_writes = n.require("ordered_writes").boolean();
   // Absent in schedules written before it was recorded: none.
-  if (n.has("read_threshold_B")) p.read_threshold = n.require("read_threshold_B").number(ranges::size_or_none());
+  if (n.has("read_threshold_bytes")) p.read_threshold = n.require("read_threshold_bytes").number(ranges::size_or_none());
   p.size_curve = size_curve_from(n.require("size_curve"));
   p.in_order_connections = n.require("in_order_connections").boolean();
   return p;
