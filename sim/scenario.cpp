@@ -194,7 +194,7 @@ void read_transport_values(const YamlReader& n, Cluster& c) {
   }
   if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
   if (auto v = n.optional("read_threshold")) {
-    if (c.transport != Transport::efa) v->fail("read_threshold is libfabric's over EFA: transport efa only");
+    if (c.transport != Transport::efa) v->fail("libfabric's read threshold, which only an efa transport has");
     p.read_threshold = v->bytes(ranges::size_or_none());
   }
   if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
