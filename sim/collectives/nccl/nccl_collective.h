@@ -18,8 +18,8 @@ struct CollectiveTime {
   // What sets the time: "latency" or "pipeline fill" (NVLink SHARP's) where those fixed costs
   // outweigh the transfer, else what bounds the transfer: "NCCL's channels" (NCCL's own rate
   // for the algorithm and protocol), "NVLink", "PCIe", "host memory", "NVLink SHARP", "NICs",
-  // "host staging", "GPUs' PCIe links", "GPU's PCIe link" or "host cores"; "" where no model
-  // names it.
+  // "host staging", "GPUs' PCIe links", "GPU's PCIe link", "host cores" or "EFA bounce
+  // buffers"; "" where no model names it.
   std::string bound;
 };
 
