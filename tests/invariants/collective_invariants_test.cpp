@@ -28,13 +28,6 @@ namespace {
 
 using collectives::CollectiveOp;
 
-template <typename T>
-const T& pick(std::mt19937_64& rng, const std::vector<T>& from) {
-  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
-}
-
-bool chance(std::mt19937_64& rng, double p) { return std::bernoulli_distribution(p)(rng); }
-
 struct ClusterCase {
   std::string yaml;
   int gpus = 1;
@@ -43,8 +36,9 @@ struct ClusterCase {
 };
 
 // A cluster as a buyer writes it: any catalog GPU and fabric, a catalog NIC with 1-8 rails or a
-// rate and transport (over EFA, libfabric's read threshold), GPUDirect on or off, a fixed node count, NCCL's algorithm and protocol
-// masks now and then, and the registered all-reduce training schedules would run.
+// rate and transport (over EFA, libfabric's read threshold), GPUDirect on or off, a fixed node
+// count, NCCL's algorithm and protocol masks now and then, and the registered all-reduce training
+// schedules would run.
 ClusterCase generate_cluster(std::mt19937_64& rng, int index) {
   std::vector<std::string> gpus, nics;
   for (const auto& g : gpu_catalog()) gpus.push_back(g.name);

@@ -20,19 +20,12 @@
 namespace scalecast::invariants {
 namespace {
 
-template <typename T>
-const T& pick(std::mt19937_64& rng, const std::vector<T>& from) {
-  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
-}
-
 int between(std::mt19937_64& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
 // log-uniform in [lo, hi]
 double log_between(std::mt19937_64& rng, double lo, double hi) {
   return std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi))(rng));
 }
-
-bool chance(std::mt19937_64& rng, double p) { return std::bernoulli_distribution(p)(rng); }
 
 }  // namespace
 

@@ -27,6 +27,13 @@ struct GeneratedCase {
 
 GeneratedCase generate_case(std::mt19937_64& rng, int index, const Bounds& bounds);
 
+// The draws generators make: one of `from` uniformly; true with probability p.
+template <typename T>
+const T& pick(std::mt19937_64& rng, const std::vector<T>& from) {
+  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+}
+inline bool chance(std::mt19937_64& rng, double p) { return std::bernoulli_distribution(p)(rng); }
+
 // Everything a prediction must satisfy whatever its input; one line per violation.
 std::vector<std::string> violations(const PredictionRun& run, const Workload& workload);
 
