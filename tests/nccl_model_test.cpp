@@ -242,6 +242,14 @@ TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
   const auto t = collective_time(old_libfabric, tree, CollectiveOp::all_reduce, bytes);
   EXPECT_EQ(t.bound, "EFA bounce buffers");
   EXPECT_NEAR(bytes / t.seconds / 1e9, nics / 2, 0.01 * nics);
+  // NVLS-tree's messages are its chunks (NCCL_NVLS_CHUNKSIZE, 128 KiB at most): bounced as well,
+  // had H100 nodes EFA v1's NICs.
+  Cluster h100 = old_libfabric;
+  h100.gpu = "h100";
+  h100.fabric = default_fabric("nvlink4");
+  NcclSettings nvls_tree;
+  nvls_tree.algo = "nvlstree";
+  EXPECT_EQ(collective_time(h100, nvls_tree, CollectiveOp::all_reduce, bytes).bound, "EFA bounce buffers");
 }
 
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {

@@ -40,18 +40,6 @@ const char* fabric_name(const NcclSystem& s) {
   return s.nvlink ? "NVLink" : "PCIe";
 }
 
-// Bytes of one network message (NCCL's proxy sends a slice of a step's chunk at a time,
-// enqueue.cc calcCollChunking): a ring's slice is half its chunk (ALLREDUCE_CHUNKSTEPS 4 and
-// SLICESTEPS 2 of NCCL_STEPS' 8 steps of NCCL_BUFFSIZE / 8), and below one loop half of a rank's
-// share on a channel; a tree's or a chain's message is one step, or a channel's share.
-double network_message_bytes(const NcclSettings& set, const NcclSystem& s, const Graphs& g, Algo a, Func f,
-                             double bytes) {
-  const double step = set.buffsize / kSteps;
-  const bool chain = f == Func::broadcast || f == Func::reduce;
-  if (a == Algo::ring && !chain) return std::min(2 * step, bytes / (2.0 * g.comm_channels * s.ranks));
-  return std::min(step, bytes / g.comm_channels);
-}
-
 // Bus bandwidth (GB/s) the scenario's links allow a ring, and the link that sets it: the fabric
 // inside a node (without peer-to-peer, the host uplink's share: all GPUs send in a ring, all but
 // the last in a broadcast's or reduce's chain), and the node's network rate across nodes
@@ -86,6 +74,20 @@ double nvls_chunk(const Graphs& g, const NcclSettings& set, Algo a, double bytes
   if (bytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
   if (bytes < 1 * ops * chunk && chunk > 32768) chunk = 32768;
   return chunk;
+}
+
+// Bytes of one network message (NCCL's proxy sends a slice of a step's chunk at a time,
+// enqueue.cc calcCollChunking): a ring's slice is half its chunk (ALLREDUCE_CHUNKSTEPS 4 and
+// SLICESTEPS 2 of NCCL_STEPS' 8 steps of NCCL_BUFFSIZE / 8), and below one loop half of a rank's
+// share on a channel; NVLink SHARP's is its chunk; a tree's or a chain's message is one step, or
+// a channel's share.
+double network_message_bytes(const NcclSettings& set, const NcclSystem& s, const Graphs& g, Algo a, Func f,
+                             double bytes) {
+  const double step = set.buffsize / kSteps;
+  const bool chain = f == Func::broadcast || f == Func::reduce;
+  if (a == Algo::ring && !chain) return std::min(2 * step, bytes / (2.0 * g.comm_channels * s.ranks));
+  if (a == Algo::nvls || a == Algo::nvls_tree) return nvls_chunk(g, set, a, bytes);
+  return std::min(step, bytes / g.comm_channels);
 }
 
 // The fill of NVLink SHARP's pipeline: each of its stages (reduce through the switch and
@@ -193,7 +195,7 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     // two halves each way) and twice with more (up and down the tree): the NICs' payload rate
     // bounds it, not NCCL's per-channel estimate of it; inside the node NVLink SHARP's rate does.
     const double intra = g.nvls.channels * g.nvls.bw_intra * 5.0 / 6.0;
-    const LinkBound network = network_bound(s, g.nvls_channels);
+    const LinkBound network = network_bound(s, g.nvls_channels, bounced);
     const double across = network.bw / (s.nodes > 2 ? 2.0 : 1.0);
     e.bandwidth = std::min(intra, across);
     bound = across < intra ? network.what : "NVLink SHARP";
