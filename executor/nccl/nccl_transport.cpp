@@ -3,6 +3,7 @@
 // by polling so a dead peer (NCCL's async error) or the timeout aborts the communicator.
 #include "executor/nccl/nccl_transport.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -118,7 +119,7 @@ class NcclTransport : public Transport {
     check(cudaEventRecord(compute_start_, compute_), "cudaEventRecord");
     check(launch_spin(calibration_.cycles_for(seconds), compute_), "spin kernel");
     check(cudaEventRecord(compute_end_, compute_), "cudaEventRecord");
-    wait(compute_end_, "compute");
+    wait(compute_end_, "compute", seconds);
     return {at(compute_start_), at(compute_end_)};
   }
 
@@ -132,25 +133,38 @@ class NcclTransport : public Transport {
     capacity_ = bytes;
   }
 
-  // Polls the event so that a peer's failure (NCCL's async error) or the timeout ends the wait.
-  void wait(cudaEvent_t event, const char* what) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  // Waits for the event, polling so that a peer's failure (NCCL's async error) or the timeout
+  // ends the wait. A sleep between polls costs the timer's slack (50 us or more) at every task
+  // boundary, which a framework's host, queueing ahead of its GPU, never pays: sleep only through
+  // the part of `expected_s` that is sure to pass, then poll without sleeping, checking the error
+  // and the deadline every millisecond.
+  void wait(cudaEvent_t event, const char* what, double expected_s = 0) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + timeout_;
+    constexpr double kSleepMarginS = 200e-6;
+    if (expected_s > kSleepMarginS)
+      std::this_thread::sleep_for(std::chrono::duration<double>(expected_s - kSleepMarginS));
+    auto next_check = Clock::now();
     cudaError_t state;
     while ((state = cudaEventQuery(event)) == cudaErrorNotReady) {
-      ncclResult_t async = ncclSuccess;
-      ncclCommGetAsyncError(comm_handle_, &async);
-      if (async != ncclSuccess) {
-        ncclCommAbort(comm_handle_);
-        comm_handle_ = nullptr;
-        throw PeerError(-1, std::string("NCCL failed during ") + what + ": " + ncclGetErrorString(async));
+      const auto now = Clock::now();
+      if (now >= next_check) {
+        next_check = now + std::chrono::milliseconds(1);
+        ncclResult_t async = ncclSuccess;
+        ncclCommGetAsyncError(comm_handle_, &async);
+        if (async != ncclSuccess) {
+          ncclCommAbort(comm_handle_);
+          comm_handle_ = nullptr;
+          throw PeerError(-1, std::string("NCCL failed during ") + what + ": " + ncclGetErrorString(async));
+        }
+        if (now > deadline) {
+          ncclCommAbort(comm_handle_);
+          comm_handle_ = nullptr;
+          throw PeerError(-1, std::string(what) + " did not complete within " +
+                                  std::to_string(timeout_.count() / 1000) + " s (a peer may be gone)");
+        }
       }
-      if (std::chrono::steady_clock::now() > deadline) {
-        ncclCommAbort(comm_handle_);
-        comm_handle_ = nullptr;
-        throw PeerError(-1, std::string(what) + " did not complete within " +
-                                std::to_string(timeout_.count() / 1000) + " s (a peer may be gone)");
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
+      std::this_thread::yield();
     }
     check(state, what);
   }

@@ -1,5 +1,5 @@
 // The check workload's custom kernels: initialization, bias + ReLU forward and backward,
-// bias gradient (row sums), loss gradient and the SGD update.
+// bias gradient (row sums), loss gradient, the SGD update and a stream-holding spin.
 #include "profiler/check_workload/kernels.h"
 
 namespace scalecast::check {
@@ -55,6 +55,18 @@ __global__ void sgd_kernel(float* w, const float* w_grad, long n, float lr) {
   if (i < n) w[i] -= lr * w_grad[i];
 }
 
+__device__ long long global_ns() {
+  long long ns = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+__global__ void hold_kernel(long long nanoseconds) {
+  const long long start = global_ns();
+  while (global_ns() - start < nanoseconds) {
+  }
+}
+
 }  // namespace
 
 void fill_uniform(float* data, long n, float scale, unsigned seed, cudaStream_t stream) {
@@ -85,5 +97,7 @@ void loss_gradient(float* grad, const float* y, int rows, int cols, cudaStream_t
 void sgd_step(float* w, const float* w_grad, long n, float lr, cudaStream_t stream) {
   sgd_kernel<<<blocks_for(n), kThreads, 0, stream>>>(w, w_grad, n, lr);
 }
+
+void hold(long long nanoseconds, cudaStream_t stream) { hold_kernel<<<1, 1, 0, stream>>>(nanoseconds); }
 
 }  // namespace scalecast::check

@@ -18,5 +18,7 @@ void bias_gradient(float* bias_grad, const float* grad, int rows, int cols, cuda
 void loss_gradient(float* grad, const float* y, int rows, int cols, cudaStream_t stream);
 // w -= lr * w_grad (SGD step).
 void sgd_step(float* w, const float* w_grad, long n, float lr, cudaStream_t stream);
+// Keeps `stream` busy for `nanoseconds` with one spinning thread.
+void hold(long long nanoseconds, cudaStream_t stream);
 
 }  // namespace scalecast::check

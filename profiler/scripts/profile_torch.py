@@ -58,11 +58,21 @@ def build(model_name, batch, device):
 def add_layer_ranges(model):
     """Pushes an NVTX range "fwd:<module path>" around every named module's forward."""
     nvtx = torch.cuda.nvtx
+
+    # Hooks must return None: a pre-hook's value would replace the module's input.
+    def push(name):
+        def hook(module, args):
+            nvtx.range_push("fwd:" + name)
+        return hook
+
+    def pop(module, args, output):
+        nvtx.range_pop()
+
     for name, module in model.named_modules():
         if not name:
             continue
-        module.register_forward_pre_hook(lambda m, args, n=name: nvtx.range_push("fwd:" + n))
-        module.register_forward_hook(lambda m, args, out: nvtx.range_pop())
+        module.register_forward_pre_hook(push(name))
+        module.register_forward_hook(pop)
 
 
 def run_steps(model, loss_of, steps, mark_iterations):
