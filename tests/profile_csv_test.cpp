@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/profile_csv.h"
+#include "sim/zoo/zoo.h"
 
 namespace scalecast {
 namespace {
@@ -57,6 +58,31 @@ TEST(ProfileCsv, RefusesMalformedProfiles) {
   expect_error(header + "a,1,1,1,9223372036854775807\n", "p.csv:2: grad_bytes: expected an integer in [0, 1000000000000000]");
   expect_error(header + "a,0,0,1,4\n", "p.csv:2: forward_ms: expected layers that take time");
   expect_error(header + "a\xff,1,1,1,4\n", "p.csv:2: layer: expected a layer name in UTF-8, got 'a\\xFF'");
+}
+
+// The profiles `scalecast profile` recorded on an H200 (validation/data/h200-gpu-check) read back
+// with every gradient tensor of the zoo's model, attributed by layer name, and their layers hold
+// the GPU time torch.profiler summed for the same steps (within 2%).
+TEST(ProfileCsv, ProfilesRecordedOnAnH200MatchTheZooAndTorchProfiler) {
+  struct Case {
+    const char* file;
+    const char* model;
+    double torch_profiler_ms;  // self CUDA time per step, torch-step-times.json
+  };
+  for (const Case& c : {Case{"resnet50-bs64-profile.csv", "resnet50", 31.345},
+                        Case{"bert-base-bs32-profile.csv", "bert-base", 69.612}}) {
+    SCOPED_TRACE(c.file);
+    const Profile p =
+        read_profile_csv(std::string(SCALECAST_SOURCE_DIR) + "/validation/data/h200-gpu-check/" + c.file, 4);
+    const Workload zoo = zoo::build_model(c.model, {});
+    EXPECT_EQ(p.workload.grad_tensor_count(), zoo.grad_tensor_count());
+    EXPECT_EQ(p.workload.grad_bytes(), zoo.grad_bytes());
+    double layers_ms = 0;
+    for (const auto& layer : p.workload.layers) layers_ms += 1e3 * (layer.forward_s + layer.backward_s);
+    // The layers leave out the loss and the optimizer (outside layers: 1.3 and 3.8 ms).
+    EXPECT_LT(layers_ms, c.torch_profiler_ms);
+    EXPECT_GT(layers_ms, 0.9 * c.torch_profiler_ms);
+  }
 }
 
 }  // namespace
