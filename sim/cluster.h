@@ -125,7 +125,9 @@ enum class CpuVendor { intel, amd };
 
 // Lee et al., "Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep
 // Learning" (arXiv 2507.03114, 2025: A100, H100, MI210, MI250; GPT and LLaMA on 4 GPUs):
-// overlapped computation is 18.9% slower on average (40% at most).
+// overlapped computation is 18.9% slower on average (40% at most). The default for a GPU whose
+// SM count the catalog lacks; catalog GPUs get theirs from the SMs communication holds
+// (sim/scheduling/compute_slowdown.h).
 inline constexpr double kComputeSlowdownUnderComm = 0.189;
 
 struct Cluster {
@@ -146,9 +148,11 @@ struct Cluster {
   // software shares. 0: a real cluster, every node has cores of its own.
   int shared_cores = 0;
   // How much longer a GPU's computation takes while a collective or parameter-server transfer
-  // of that GPU is in flight (SMs and memory bandwidth shared with the communication kernels
-  // and copies); the default's source is at kComputeSlowdownUnderComm.
+  // of that GPU is in flight (SMs held by the communication kernels). Unless given (a scenario's
+  // cluster.compute_slowdown, a switched-off mechanism, a schedule file), each run sets it from
+  // the SMs its communication holds (scheduling::slowdown_from_held_sms).
   double compute_slowdown = kComputeSlowdownUnderComm;
+  bool compute_slowdown_given = false;
   Topology topology;
   ParameterServers ps;
 

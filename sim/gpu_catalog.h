@@ -24,6 +24,9 @@ struct GpuSpec {
   int compute_capability = 0;
   int nvlinks = 0;
   int pcie_gen = 3;
+  // Streaming multiprocessors: what a communication kernel's thread blocks (NCCL's channels, one
+  // per SM) take from the computation (sim/scheduling/compute_slowdown.h).
+  int sms = 0;
 
   double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units
 };

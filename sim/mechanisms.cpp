@@ -75,7 +75,8 @@ const std::vector<MechanismInfo>& mechanisms() {
       {Mechanism::compute_slowdown, "compute-slowdown",
        "a GPU's computation runs slower while a collective or transfer of that GPU is in flight "
        "(SMs and memory bandwidth shared with the communication)",
-       "18.9% longer, the average Lee et al. measured (arXiv 2507.03114); cluster.compute_slowdown",
+       "1.74 x the share of the GPU's SMs that NCCL's channels hold, measured on an H200 "
+       "(validation/data/h200-gpu-check); cluster.compute_slowdown",
        "computation runs at full speed whatever overlaps it"},
       {Mechanism::nccl_protocols, "nccl-protocols",
        "NCCL's LL and LL128 protocols, picked by size as NCCL's tuner does",
@@ -123,7 +124,10 @@ void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl
   if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
   if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;
   if (has(off, Mechanism::shared_cores)) c.shared_cores = 0;
-  if (has(off, Mechanism::compute_slowdown)) c.compute_slowdown = 0;
+  if (has(off, Mechanism::compute_slowdown)) {
+    c.compute_slowdown = 0;
+    c.compute_slowdown_given = true;
+  }
   if (has(off, Mechanism::nccl_protocols)) nccl.proto = "simple";
   if (has(off, Mechanism::nccl_algorithms)) nccl.algo = "ring";
 }

@@ -3,6 +3,7 @@
 #include "sim/prediction.h"
 
 #include "sim/schedule_builder.h"
+#include "sim/scheduling/compute_slowdown.h"
 
 namespace scalecast {
 
@@ -18,8 +19,10 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
                       const WorkLimits& limits, int iterations) {
   const bool steady = iterations == kSteadyState;
   const int n = steady ? 1 : iterations > 0 ? iterations : s.iterations;
-  const Cluster cluster = sized_for(s.cluster, gpus);
+  Cluster cluster = sized_for(s.cluster, gpus);
   const Strategy strategy = strategy_for(s, method);
+  if (!cluster.compute_slowdown_given)
+    cluster.compute_slowdown = scheduling::slowdown_from_held_sms(cluster, strategy, s.strategy.nccl);
   check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
   return build_schedule(w, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);
 }

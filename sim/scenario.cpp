@@ -301,7 +301,10 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   if (auto v = c.optional("nodes")) cluster.fixed_nodes = v->integer(1, ranges::kMaxGpus);
   if (auto v = c.optional("cpu")) cluster.cpu = parse_cpu_vendor(v->choice("a CPU vendor", {"intel", "amd"}));
   if (auto v = c.optional("shared_cores")) cluster.shared_cores = v->integer(1, ranges::kMaxGpus);
-  if (auto v = c.optional("compute_slowdown")) cluster.compute_slowdown = v->number(ranges::slowdown());
+  if (auto v = c.optional("compute_slowdown")) {
+    cluster.compute_slowdown = v->number(ranges::slowdown());
+    cluster.compute_slowdown_given = true;
+  }
   cluster.fabric = read_fabric(c.require("fabric"));
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);

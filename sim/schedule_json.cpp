@@ -198,6 +198,7 @@ Cluster cluster_from(const JsonReader& j) {
   if (j.has("shared_cores")) c.shared_cores = j.require("shared_cores").integer(0, ranges::kMaxGpus);
   // Files written before the slowdown was modelled ran without it.
   c.compute_slowdown = j.has("compute_slowdown") ? j.require("compute_slowdown").number(ranges::slowdown()) : 0;
+  c.compute_slowdown_given = true;
   c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma, Transport::efa});
   c.net = net_from(j.require("net"));
   c.topology = topology_from(j.require("topology"));

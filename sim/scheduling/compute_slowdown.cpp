@@ -1,10 +1,27 @@
-// Computation slowed by communication on the same GPU (Cluster::compute_slowdown): the rate, and
-// the work left counted down interval by interval.
+// Computation slowed by communication on the same GPU (Cluster::compute_slowdown): its default
+// from the SMs communication holds, the rate, and the work left counted down interval by interval.
 #include "sim/scheduling/compute_slowdown.h"
 
 #include <algorithm>
 
+#include "sim/collectives/nccl/nccl_system.h"
+#include "sim/gpu_catalog.h"
+
 namespace scalecast::scheduling {
+
+double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
+                              const collectives::nccl::NcclSettings& nccl) {
+  if (!has_gpu(sized.gpu) || find_gpu(sized.gpu).sms <= 0) return kComputeSlowdownUnderComm;
+  const bool nccl_kernels =
+      strategy.aggregation == Aggregation::parameter_server ? sized.gpus_per_node > 1
+      : strategy.aggregation == Aggregation::root_reduce    ? true
+                                                            : strategy.library == CollectiveLibrary::nccl;
+  if (!nccl_kernels) return 0;
+  const collectives::nccl::NcclSystem system = collectives::nccl::nccl_system(sized, nccl);
+  const int channels = collectives::nccl::nccl_graphs(system, nccl).comm_channels;
+  const int sms = find_gpu(sized.gpu).sms;
+  return kSlowdownPerHeldSmShare * std::min(channels, sms) / sms;
+}
 
 double compute_rate(const Cluster& cluster, bool communicating) {
   return communicating ? 1 / (1 + cluster.compute_slowdown) : 1;

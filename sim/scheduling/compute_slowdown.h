@@ -3,8 +3,25 @@
 #pragma once
 
 #include "sim/cluster.h"
+#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/strategy.h"
 
 namespace scalecast::scheduling {
+
+// Measured on an H200 (validation/data/h200-gpu-check/compute-contention.json): BERT-Base's
+// GPU-bound training step next to thread blocks that each hold an SM, as NCCL's channels do,
+// slowed by this much per share of the SMs held, fitted through the origin over 4, 16 and 32
+// blocks of 132 SMs at copy rates from none to 486 GB/s (which did not matter).
+inline constexpr double kSlowdownPerHeldSmShare = 1.74;
+
+// The compute slowdown of a run whose scenario gives none: kSlowdownPerHeldSmShare x the SMs
+// its communication kernels hold / the GPU's SMs. NCCL holds one SM per channel, as many as its
+// ring and tree run on for this cluster (all-reduce through NCCL, DataParallel's reduce and
+// broadcast, and BytePS's reduce and broadcast among a node's GPUs); Gloo and parameter-server
+// transfers with one GPU a node are copies (copy engines, no SM). A GPU without an SM count in
+// the catalog keeps kComputeSlowdownUnderComm.
+double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
+                              const collectives::nccl::NcclSettings& nccl);
 
 // The rate (1 = alone) at which a GPU computes: 1 / (1 + compute_slowdown) while any of its
 // collectives or transfers runs (SchedulingPolicy::communicating).

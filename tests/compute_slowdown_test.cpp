@@ -1,0 +1,67 @@
+// The compute slowdown a run gets when its scenario gives none: 1.74 x the share of the GPU's SMs
+// that NCCL's channels hold, none for copies, Lee et al.'s average for a GPU the catalog lacks.
+#include <gtest/gtest.h>
+
+#include "sim/prediction.h"
+#include "sim/scenario.h"
+#include "sim/scheduling/compute_slowdown.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast {
+namespace {
+
+using scheduling::slowdown_from_held_sms;
+
+Scenario scenario(const std::string& name, const std::vector<std::string>& sets = {}) {
+  return load_scenario(std::string(SCALECAST_SOURCE_DIR) + "/scenarios/" + name + ".yaml", sets);
+}
+
+TEST(ComputeSlowdown, NcclChannelsOverTheGpusSms) {
+  // ddl-benchmarks' V100-PCIe nodes (80 SMs): NCCL's search finds one PCIe ring, run on 2 channels.
+  const Scenario ddl = scenario("ddl-resnet50-10gbe");
+  const Cluster v100 = sized_for(ddl.cluster, 16);
+  const collectives::nccl::NcclSettings nccl;
+  EXPECT_NEAR(slowdown_from_held_sms(v100, make_preset("wfbp-allreduce"), nccl), 1.74 * 2 / 80, 1e-12);
+  // DataParallel reduces and broadcasts with NCCL too.
+  EXPECT_NEAR(slowdown_from_held_sms(v100, make_preset("dataparallel"), nccl), 1.74 * 2 / 80, 1e-12);
+  // One H200 node (132 SMs): NVLink rings on 24 channels.
+  const Cluster h200 = sized_for(scenario("whatif-h200-resnet50-profiled").cluster, 8);
+  EXPECT_NEAR(slowdown_from_held_sms(h200, make_preset("ddp"), nccl), 1.74 * 24 / 132, 1e-12);
+}
+
+TEST(ComputeSlowdown, CopiesHoldNoSm) {
+  const Scenario ddl = scenario("ddl-resnet50-10gbe");
+  const collectives::nccl::NcclSettings nccl;
+  Strategy gloo = make_preset("wfbp-allreduce");
+  gloo.library = CollectiveLibrary::gloo;
+  EXPECT_EQ(slowdown_from_held_sms(sized_for(ddl.cluster, 16), gloo, nccl), 0);
+  // BytePS: pushes and pulls are copies; only a node of several GPUs reduces among them with NCCL.
+  const Strategy ps = make_preset("wfbp-ps");
+  EXPECT_NEAR(slowdown_from_held_sms(sized_for(ddl.cluster, 16), ps, nccl), 1.74 * 2 / 80, 1e-12);
+  const Scenario one_a_node = scenario("ddl-resnet50-10gbe", {"cluster.gpus_per_node=1"});
+  EXPECT_EQ(slowdown_from_held_sms(sized_for(one_a_node.cluster, 16), ps, nccl), 0);
+}
+
+TEST(ComputeSlowdown, AGpuOutsideTheCatalogKeepsThePublishedAverage) {
+  Cluster c;
+  c.gpu = "not-in-the-catalog";
+  EXPECT_DOUBLE_EQ(slowdown_from_held_sms(c, make_preset("wfbp-allreduce"), {}), kComputeSlowdownUnderComm);
+}
+
+TEST(ComputeSlowdown, ARunTakesItUnlessTheScenarioOrASwitchGivesOne) {
+  const Workload w = zoo::build_model("resnet50", {});
+  const WorkLimits limits;
+  EXPECT_NEAR(schedule_for(scenario("ddl-resnet50-10gbe"), w, "wfbp-allreduce", 16, limits, 1).cluster.compute_slowdown,
+              1.74 * 2 / 80, 1e-12);
+  EXPECT_DOUBLE_EQ(schedule_for(scenario("ddl-resnet50-10gbe", {"cluster.compute_slowdown=0.3"}), w, "wfbp-allreduce",
+                                16, limits, 1)
+                       .cluster.compute_slowdown,
+                   0.3);
+  EXPECT_DOUBLE_EQ(schedule_for(scenario("ddl-resnet50-10gbe", {"switched_off=[compute-slowdown]"}), w,
+                                "wfbp-allreduce", 16, limits, 1)
+                       .cluster.compute_slowdown,
+                   0);
+}
+
+}  // namespace
+}  // namespace scalecast
