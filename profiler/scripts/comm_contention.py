@@ -30,15 +30,16 @@ from profile_torch import build  # noqa: E402
 CHUNK_BYTES = 512 * 1024  # NCCL's Simple protocol: 4 MiB buffer / 8 steps per channel
 SLICE_BYTES = 16 * 1024 * 1024  # per block, so that 8+ blocks' data is well past the L2
 THREADS = 512
-RESERVED_SHARED = 120 * 1024  # more than half an SM's 228 KiB: one block per SM
+RESERVED_SHARED_KIB = 120  # more than half an SM's 228 KiB: one block per SM
 LONGEST_S = 120.0  # the emulator stops by itself after this, whatever the host does
 
 
 class Emulator:
-    def __init__(self, max_blocks):
+    def __init__(self, max_blocks, threads, shared_bytes):
         source = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "comm_emulator.cu")).read()
         self.kernel = cupy.RawKernel(source, "comm_emulator", options=("-std=c++17",))
-        self.kernel.max_dynamic_shared_size_bytes = RESERVED_SHARED
+        self.threads, self.shared_bytes = threads, shared_bytes
+        self.kernel.max_dynamic_shared_size_bytes = shared_bytes
         vectors = max_blocks * SLICE_BYTES // 16
         self.src = torch.ones(vectors * 4, dtype=torch.float32, device="cuda")
         self.dst = torch.empty_like(self.src)
@@ -57,12 +58,12 @@ class Emulator:
         self.moved.zero_()
         torch.cuda.synchronize()
         with cupy.cuda.ExternalStream(self.stream.cuda_stream):
-            self.kernel((blocks,), (THREADS,),
+            self.kernel((blocks,), (self.threads,),
                         (cupy.uint64(self.src.data_ptr()), cupy.uint64(self.dst.data_ptr()),
                          cupy.int64(SLICE_BYTES // 16), cupy.int64(CHUNK_BYTES // 16),
                          cupy.int64(chunk_ns), cupy.int64(int(LONGEST_S * 1e9)),
                          cupy.uint64(self.flag_device), cupy.uint64(self.moved.data_ptr())),
-                        shared_mem=RESERVED_SHARED)
+                        shared_mem=self.shared_bytes)
         self.started = time.perf_counter()
 
     def stop(self):
@@ -94,6 +95,10 @@ def main():
     parser.add_argument("--blocks", default="4,16,32", help="channel counts (one block each)")
     parser.add_argument("--rates", default="0.01,25,100,0",
                         help="total copy rates in GB/s; 0: flat out (0.01: channels that hold their SMs, idle)")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads per block")
+    parser.add_argument("--shared-kib", type=int, default=RESERVED_SHARED_KIB,
+                        help="shared memory each block reserves (KiB): 120 keeps one block per SM")
+    parser.add_argument("--label", help="key of this run in --results (default: the model)")
     parser.add_argument("--results", help="JSON file to merge this model's results into")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -105,7 +110,7 @@ def main():
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
     blocks_list = [int(b) for b in args.blocks.split(",")]
     rates = [float(r) for r in args.rates.split(",")]
-    emulator = Emulator(max(blocks_list))
+    emulator = Emulator(max(blocks_list), args.threads, args.shared_kib * 1024)
     step_times(model, loss_of, optimizer, 3)  # warm-up: cuDNN's autotuning, allocator
 
     def alone():
@@ -133,12 +138,14 @@ def main():
     if args.results and os.path.exists(args.results):
         with open(args.results) as f:
             report = json.load(f)
-    report[args.model] = {
-        "gpu": props.name, "sms": props.multi_processor_count, "torch": torch.__version__,
+    label = args.label or args.model
+    report[label] = {
+        "model": args.model, "gpu": props.name, "sms": props.multi_processor_count, "torch": torch.__version__,
         "batch": args.batch, "steps": args.steps, "chunk_bytes": CHUNK_BYTES,
+        "threads_per_block": args.threads, "shared_bytes_per_block": args.shared_kib * 1024,
         "alone_step_ms_before": round(1e3 * baseline_before, 3),
         "alone_step_ms_after": round(1e3 * baseline_after, 3), "rows": rows}
-    print(json.dumps(report[args.model], indent=1))
+    print(json.dumps(report[label], indent=1))
     if args.results:
         tmp = args.results + ".tmp"
         with open(tmp, "w") as f:

@@ -8,11 +8,12 @@
 
 namespace scalecast::scheduling {
 
-// Measured on an H200 (validation/data/h200-gpu-check/compute-contention.json): BERT-Base's
+// Measured on an H200 (validation/data/h200-gpu-check/compute-contention*.json): BERT-Base's
 // GPU-bound training step next to thread blocks that each hold an SM, as NCCL's channels do,
 // slowed by this much per share of the SMs held, fitted through the origin over 4, 16 and 32
-// blocks of 132 SMs at copy rates from none to 486 GB/s (which did not matter).
-inline constexpr double kSlowdownPerHeldSmShare = 1.74;
+// blocks of 132 SMs, copy rates from none to 576 GB/s (which did not matter) and three block
+// footprints (1.2 to 1.74 each: 512 or 640 threads, 0, 48 or 120 KiB of shared memory).
+inline constexpr double kSlowdownPerHeldSmShare = 1.6;
 
 // The compute slowdown of a run whose scenario gives none: kSlowdownPerHeldSmShare x the SMs
 // its communication kernels hold / the GPU's SMs. NCCL holds one SM per channel, as many as its
