@@ -25,7 +25,7 @@ import cupy
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from profile_torch import build  # noqa: E402
+from profile_torch import build, write_json  # noqa: E402
 
 CHUNK_BYTES = 512 * 1024  # NCCL's Simple protocol: 4 MiB buffer / 8 steps per channel
 SLICE_BYTES = 16 * 1024 * 1024  # per block, so that 8+ blocks' data is well past the L2
@@ -147,10 +147,7 @@ def main():
         "alone_step_ms_after": round(1e3 * baseline_after, 3), "rows": rows}
     print(json.dumps(report[label], indent=1))
     if args.results:
-        tmp = args.results + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(report, f, indent=1)
-        os.replace(tmp, args.results)
+        write_json(args.results, report)
 
 
 if __name__ == "__main__":

@@ -115,6 +115,14 @@ def cuda_self_ms(profiler):
     return total_us / 1e3
 
 
+def write_json(path, report):
+    """Writes the report through a temporary file, so a crash never leaves half a file."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(report, f, indent=1)
+    os.replace(tmp, path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="resnet50", choices=["resnet50", "bert-base"])
@@ -154,10 +162,7 @@ def main():
     report["modes"][args.mode] = result
     print(json.dumps({args.mode: result}))
     if args.results:
-        tmp = args.results + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(report, f, indent=1)
-        os.replace(tmp, args.results)
+        write_json(args.results, report)
 
 
 if __name__ == "__main__":
