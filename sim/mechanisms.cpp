@@ -74,7 +74,7 @@ const std::vector<MechanismInfo>& mechanisms() {
        "cluster.shared_cores (testbed/README.md)", "every node has cores of its own"},
       {Mechanism::compute_slowdown, "compute-slowdown",
        "a GPU's computation runs slower while a collective or transfer of that GPU is in flight "
-       "(SMs and memory bandwidth shared with the communication)",
+       "(SMs held by the communication's kernels)",
        "1.6 x the share of the GPU's SMs that NCCL's channels hold, measured on an H200 "
        "(validation/data/h200-gpu-check); cluster.compute_slowdown",
        "computation runs at full speed whatever overlaps it"},
