@@ -11,7 +11,8 @@ namespace scalecast::scheduling {
 
 double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
                               const collectives::nccl::NcclSettings& nccl) {
-  if (!has_gpu(sized.gpu) || find_gpu(sized.gpu).sms <= 0) return kComputeSlowdownUnderComm;
+  const int sms = has_gpu(sized.gpu) ? find_gpu(sized.gpu).sms : 0;
+  if (sms <= 0) return kComputeSlowdownUnderComm;
   const bool nccl_kernels =
       strategy.aggregation == Aggregation::parameter_server ? sized.gpus_per_node > 1
       : strategy.aggregation == Aggregation::root_reduce    ? true
@@ -19,7 +20,6 @@ double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
   if (!nccl_kernels) return 0;
   const collectives::nccl::NcclSystem system = collectives::nccl::nccl_system(sized, nccl);
   const int channels = collectives::nccl::nccl_graphs(system, nccl).comm_channels;
-  const int sms = find_gpu(sized.gpu).sms;
   return kSlowdownPerHeldSmShare * std::min(channels, sms) / sms;
 }
 
