@@ -43,7 +43,7 @@ double library_sockets(const Cluster& c, const Strategy& s) {
   // the calling thread writes, the device's event-loop thread reads.
   if (s.library == CollectiveLibrary::gloo) return 1;
   // NCCL: its socket transport's threads on the ring's channels, as its own model has them
-  // (sim/collectives/nccl/nccl_system.cpp). Its channel search needs the GPU's catalog entry;
+  // (sim/collectives/nccl/nccl_system.cpp) under the run's NCCL settings. Its channel search needs the GPU's catalog entry;
   // without one, NCCL's one ring doubled into two channels (connect.cc, ncclTopoPostset).
   namespace nccl = collectives::nccl;
   if (!has_gpu(c.gpu)) {
@@ -53,9 +53,8 @@ double library_sockets(const Cluster& c, const Strategy& s) {
     s2.socket_threads = c.net.socket_threads;
     return nccl::copying_cores(s2, 2);
   }
-  const nccl::NcclSettings settings;
-  const nccl::NcclSystem system = nccl::nccl_system(c, settings);
-  return nccl::copying_cores(system, nccl::nccl_graphs(system, settings).comm_channels);
+  const nccl::NcclSystem system = nccl::nccl_system(c, s.nccl);
+  return nccl::copying_cores(system, nccl::nccl_graphs(system, s.nccl).comm_channels);
 }
 
 double LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {

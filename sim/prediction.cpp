@@ -22,7 +22,7 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
   Cluster cluster = sized_for(s.cluster, gpus);
   const Strategy strategy = strategy_for(s, method);
   if (!cluster.compute_slowdown_given)
-    cluster.compute_slowdown = scheduling::slowdown_from_held_sms(cluster, strategy, s.strategy.nccl);
+    cluster.compute_slowdown = scheduling::slowdown_from_held_sms(cluster, strategy);
   check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
   return build_schedule(w, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);
 }

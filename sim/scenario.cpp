@@ -598,6 +598,7 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   if (o.partition_bytes > 0) s.partition_bytes = o.partition_bytes;
   if (o.credit_bytes > 0) s.credit_bytes = o.credit_bytes;
   if (o.call_overhead_s >= 0) s.call_overhead_s = o.call_overhead_s;
+  s.nccl = o.nccl;
   switch_off(scenario.switched_off, s);
   return s;
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <utility>
 #include <unordered_map>
 
 #include "sim/collectives/algorithm_choice.h"
@@ -64,6 +66,18 @@ ordered_json cluster_json(const Cluster& c) {
             {"stage_overhead_s", c.ps.stage_overhead_s}}}};
 }
 
+// NCCL's environment as the scenario's strategy.nccl_* keys state it (0 channels: NCCL's own).
+ordered_json nccl_json(const collectives::nccl::NcclSettings& n) {
+  return {{"algo", n.algo},
+          {"proto", n.proto},
+          {"nvls", n.nvls},
+          {"min_channels", n.min_channels},
+          {"max_channels", n.max_channels},
+          {"nvls_chunk_bytes", n.nvls_chunk},
+          {"nvls_tree_chunk_bytes", n.nvls_tree_chunk},
+          {"buffsize_bytes", n.buffsize}};
+}
+
 ordered_json strategy_json(const Strategy& s) {
   return {{"method", s.method},
           {"timing", to_string(s.timing)},
@@ -82,7 +96,8 @@ ordered_json strategy_json(const Strategy& s) {
           {"pull_requests", s.pull_requests},
           {"key_hash", s.key_hash},
           {"host_staged", s.host_staged},
-          {"library", to_string(s.library)}};
+          {"library", to_string(s.library)},
+          {"nccl", nccl_json(s.nccl)}};
 }
 
 // Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
@@ -213,10 +228,35 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
   return names;
 }
 
+collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
+  namespace nccl = collectives::nccl;
+  j.check_keys({"algo", "proto", "nvls", "min_channels", "max_channels", "nvls_chunk_bytes", "nvls_tree_chunk_bytes",
+                "buffsize_bytes"});
+  nccl::NcclSettings n;
+  for (const auto& [key, algorithms] : {std::pair{"algo", true}, std::pair{"proto", false}}) {
+    const JsonReader v = j.require(key);
+    (algorithms ? n.algo : n.proto) = v.string();
+    try {
+      nccl::check_mask(v.string(), algorithms);
+    } catch (const std::invalid_argument&) {
+      v.fail(algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)");
+    }
+  }
+  n.nvls = j.require("nvls").boolean();
+  n.min_channels = j.require("min_channels").integer(0, nccl::kMaxChannels);
+  n.max_channels = j.require("max_channels").integer(0, nccl::kMaxChannels);
+  n.nvls_chunk = j.require("nvls_chunk_bytes").number(Bound::between(4096, 64 * 1048576));
+  Bound tree_chunk = Bound::between(4096, 64 * 1048576);
+  tree_chunk.zero_allowed = true;
+  n.nvls_tree_chunk = j.require("nvls_tree_chunk_bytes").number(tree_chunk);
+  n.buffsize = j.require("buffsize_bytes").number(Bound::between(65536, 1073741824));
+  return n;
+}
+
 Strategy strategy_from(const JsonReader& j) {
   j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
                 "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
-                "node_local_reduce", "pull_requests", "key_hash", "host_staged", "library"});
+                "node_local_reduce", "pull_requests", "key_hash", "host_staged", "library", "nccl"});
   Strategy s;
   s.method = j.require("method").string();
   s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
@@ -241,6 +281,8 @@ Strategy strategy_from(const JsonReader& j) {
   // Absent before libraries were told apart: NCCL, which every preset but FTlib's runs.
   if (j.has("library"))
     s.library = parse_collective_library(j.require("library").choice("a collective library", {"nccl", "gloo"}));
+  // Absent before runs took the scenario's NCCL settings: NCCL's defaults.
+  if (j.has("nccl")) s.nccl = nccl_from(j.require("nccl"));
   return s;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/collectives/nccl/nccl_settings.h"
+
 namespace scalecast {
 
 enum class Timing { after_backward, as_ready };  // wait for the whole backward, or send at once
@@ -55,6 +57,9 @@ struct Strategy {
   // collective and back after it, over the GPU's PCIe link (Gloo on CUDA tensors)
   bool host_staged = false;
   CollectiveLibrary library = CollectiveLibrary::nccl;
+  // NCCL's environment (the scenario's strategy.nccl_*): its channels decide the SMs NCCL holds
+  // and, over kernel TCP, the sockets and cores that copy a transfer.
+  collectives::nccl::NcclSettings nccl;
 };
 
 struct PresetInfo {

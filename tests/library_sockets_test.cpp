@@ -42,6 +42,22 @@ TEST(LibrarySockets, NcclProxyThreadsCopyOneCoreEachWayOnTwoChannels) {
   c.net.socket_threads = 2;
   EXPECT_DOUBLE_EQ(library_sockets(c, nccl), 4.0);
   EXPECT_DOUBLE_EQ(link_capacities(c, nccl).gpu_transfer_cap, std::min(4 * kCore, 10 * units::kGBps));
+  // The run's NCCL_MAX_NCHANNELS=1 leaves one channel: its 2 helper threads, 2 cores.
+  Strategy one_channel = nccl;
+  one_channel.nccl.max_channels = 1;
+  EXPECT_DOUBLE_EQ(library_sockets(c, one_channel), 2.0);
+  EXPECT_DOUBLE_EQ(link_capacities(c, one_channel).gpu_transfer_cap, 2 * kCore);
+}
+
+// A scenario's strategy.nccl_* reaches a training run's sockets, not only `scalecast collective`.
+TEST(LibrarySockets, TheScenariosNcclSettingsReachTheRun) {
+  const std::string path = std::string(SCALECAST_SOURCE_DIR) + "/scenarios/whatif-a100-25gbe.yaml";
+  const Scenario plain = load_scenario(path);
+  const Scenario bounded = load_scenario(path, {"strategy.nccl_max_channels=1"});
+  const Cluster c = sized_for(plain.cluster, 16);
+  EXPECT_EQ(strategy_for(bounded, "wfbp-allreduce").nccl.max_channels, 1);
+  EXPECT_LT(library_sockets(c, strategy_for(bounded, "wfbp-allreduce")),
+            library_sockets(c, strategy_for(plain, "wfbp-allreduce")));
 }
 
 TEST(LibrarySockets, GlooPairIsOneSocket) {

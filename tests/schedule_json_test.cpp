@@ -84,6 +84,33 @@ TEST(ScheduleJson, KeepsComputeSlowdownAndReadsFilesWithout) {
   EXPECT_THROW(schedule_from_json(j, "bad.json"), std::exception);
 }
 
+// The run's NCCL settings decide its channels (SMs held, sockets over TCP); files written before
+// runs took them ran NCCL's defaults.
+TEST(ScheduleJson, KeepsNcclSettingsAndReadsFilesWithout) {
+  Strategy st = make_preset("wfbp-allreduce");
+  st.nccl.algo = "ring";
+  st.nccl.proto = "^LL128";
+  st.nccl.max_channels = 4;
+  st.nccl.buffsize = 8 * 1048576.0;
+  const auto written = schedule_to_json(
+      build_schedule(testing::uniform_workload(4, 2e6), testing::simple_cluster(2, 1, 100), st, 2, "nccl"));
+  nlohmann::json j = nlohmann::json::parse(written.dump());
+  const Schedule back = schedule_from_json(j, "mem");
+  EXPECT_EQ(back.strategy.nccl.algo, "ring");
+  EXPECT_EQ(back.strategy.nccl.proto, "^LL128");
+  EXPECT_EQ(back.strategy.nccl.max_channels, 4);
+  EXPECT_EQ(back.strategy.nccl.min_channels, 0);
+  EXPECT_DOUBLE_EQ(back.strategy.nccl.buffsize, 8 * 1048576.0);
+  EXPECT_EQ(schedule_to_json(back).dump(), written.dump());
+  j["strategy"]["nccl"]["proto"] = "LL129";
+  EXPECT_THROW(schedule_from_json(j, "bad.json"), ScheduleError);
+  j["strategy"].erase("nccl");
+  const collectives::nccl::NcclSettings defaults;
+  const Schedule old = schedule_from_json(j, "old.json");
+  EXPECT_EQ(old.strategy.nccl.max_channels, 0);
+  EXPECT_DOUBLE_EQ(old.strategy.nccl.buffsize, defaults.buffsize);
+}
+
 void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const std::string& fragment) {
   nlohmann::json j = nlohmann::json::parse(schedule_to_json(sample()).dump());
   corrupt(j);
@@ -106,6 +133,7 @@ TEST(ScheduleJson, RefusesCorruptFiles) {
   expect_refused([](auto& j) { j["tasks"][0]["kind"] = "dance"; }, "/tasks/0/kind: expected a task kind");
   expect_refused([](auto& j) { j["cluster"]["net"]["efficiency"] = "high"; }, "/cluster/net/efficiency");
   expect_refused([](auto& j) { j["strategy"]["aggregation"] = "gossip"; }, "/strategy/aggregation");
+  expect_refused([](auto& j) { j["strategy"]["nccl"]["max_channels"] = 65; }, "/strategy/nccl/max_channels");
 }
 
 // The index of the first task with this op in the sample's JSON.

@@ -9,8 +9,7 @@
 
 namespace scalecast::scheduling {
 
-double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
-                              const collectives::nccl::NcclSettings& nccl) {
+double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy) {
   const int sms = has_gpu(sized.gpu) ? find_gpu(sized.gpu).sms : 0;
   if (sms <= 0) return kComputeSlowdownUnderComm;
   const bool nccl_kernels =
@@ -18,8 +17,8 @@ double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
       : strategy.aggregation == Aggregation::root_reduce    ? true
                                                             : strategy.library == CollectiveLibrary::nccl;
   if (!nccl_kernels) return 0;
-  const collectives::nccl::NcclSystem system = collectives::nccl::nccl_system(sized, nccl);
-  const int channels = collectives::nccl::nccl_graphs(system, nccl).comm_channels;
+  const collectives::nccl::NcclSystem system = collectives::nccl::nccl_system(sized, strategy.nccl);
+  const int channels = collectives::nccl::nccl_graphs(system, strategy.nccl).comm_channels;
   return kSlowdownPerHeldSmShare * std::min(channels, sms) / sms;
 }
 

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_settings.h"
 #include "sim/strategy.h"
 
 namespace scalecast::scheduling {
@@ -21,8 +20,8 @@ inline constexpr double kSlowdownPerHeldSmShare = 1.6;
 // broadcast, and BytePS's reduce and broadcast among a node's GPUs); Gloo and parameter-server
 // transfers with one GPU a node are copies (copy engines, no SM). A GPU without an SM count in
 // the catalog keeps kComputeSlowdownUnderComm.
-double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy,
-                              const collectives::nccl::NcclSettings& nccl);
+// The channels are NCCL's under the strategy's NCCL settings.
+double slowdown_from_held_sms(const Cluster& sized, const Strategy& strategy);
 
 // The rate (1 = alone) at which a GPU computes: 1 / (1 + compute_slowdown) while any of its
 // collectives or transfers runs (SchedulingPolicy::communicating).
