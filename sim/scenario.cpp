@@ -333,7 +333,7 @@ StrategyOverrides read_strategy(const YamlReader& s) {
       try {
         collectives::nccl::check_mask(v->string(), algorithms);
       } catch (const std::invalid_argument&) {
-        v->fail(algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)");
+        v->fail(collectives::nccl::mask_syntax(algorithms));
       }
     }
   if (auto v = s.optional("nccl_nvls")) n.nvls = v->boolean();

@@ -239,7 +239,7 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
     try {
       nccl::check_mask(v.string(), algorithms);
     } catch (const std::invalid_argument&) {
-      v.fail(algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)");
+      v.fail(nccl::mask_syntax(algorithms));
     }
   }
   n.nvls = j.require("nvls").boolean();

@@ -100,4 +100,8 @@ void check_mask(const std::string& text, bool algorithms) {
   else apply(text, proto_names(), e.proto, "protocols");
 }
 
+const char* mask_syntax(bool algorithms) {
+  return algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)";
+}
+
 }  // namespace scalecast::collectives::nccl

@@ -36,5 +36,7 @@ struct NcclSettings {
 Enabled enabled(const NcclSettings& s);
 // Checks one mask's syntax (`what`: "algorithms" or "protocols"); throws std::invalid_argument.
 void check_mask(const std::string& text, bool algorithms);
+// What a mask must look like, for an input error: "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)".
+const char* mask_syntax(bool algorithms);
 
 }  // namespace scalecast::collectives::nccl
