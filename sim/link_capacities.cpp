@@ -43,8 +43,9 @@ double library_sockets(const Cluster& c, const Strategy& s) {
   // the calling thread writes, the device's event-loop thread reads.
   if (s.library == CollectiveLibrary::gloo) return 1;
   // NCCL: its socket transport's threads on the ring's channels, as its own model has them
-  // (sim/collectives/nccl/nccl_system.cpp) under the run's NCCL settings. Its channel search needs the GPU's catalog entry;
-  // without one, NCCL's one ring doubled into two channels (connect.cc, ncclTopoPostset).
+  // (sim/collectives/nccl/nccl_system.cpp) under the run's NCCL settings. Its channel search
+  // needs the GPU's catalog entry; without one, NCCL's one ring doubled into two channels
+  // (connect.cc, ncclTopoPostset).
   namespace nccl = collectives::nccl;
   if (!has_gpu(c.gpu)) {
     nccl::NcclSystem s2;

@@ -326,22 +326,25 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(ranges::latency());
   // NCCL's environment, in its own syntax (NCCL_ALGO, NCCL_PROTO, ...).
-  collectives::nccl::NcclSettings& n = o.nccl;
+  namespace nccl = collectives::nccl;
+  nccl::NcclSettings& n = o.nccl;
   for (const auto& [key, algorithms] : {std::pair{"nccl_algo", true}, std::pair{"nccl_proto", false}})
     if (auto v = s.optional(key)) {
       (algorithms ? n.algo : n.proto) = v->string();
       try {
-        collectives::nccl::check_mask(v->string(), algorithms);
+        nccl::check_mask(v->string(), algorithms);
       } catch (const std::invalid_argument&) {
-        v->fail(collectives::nccl::mask_syntax(algorithms));
+        v->fail(nccl::mask_syntax(algorithms));
       }
     }
   if (auto v = s.optional("nccl_nvls")) n.nvls = v->boolean();
-  if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, collectives::nccl::kMaxChannels);
-  if (auto v = s.optional("nccl_max_channels")) n.max_channels = v->integer(1, collectives::nccl::kMaxChannels);
-  if (auto v = s.optional("nccl_nvls_chunk")) n.nvls_chunk = v->bytes(Bound::between(4096, 64 * 1048576));
-  if (auto v = s.optional("nccl_nvls_tree_chunk")) n.nvls_tree_chunk = v->bytes(Bound::between(4096, 64 * 1048576));
-  if (auto v = s.optional("nccl_buffsize")) n.buffsize = v->bytes(Bound::between(65536, 1073741824));
+  if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, nccl::kMaxChannels);
+  if (auto v = s.optional("nccl_max_channels")) n.max_channels = v->integer(1, nccl::kMaxChannels);
+  const Bound chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);
+  if (auto v = s.optional("nccl_nvls_chunk")) n.nvls_chunk = v->bytes(chunk);
+  if (auto v = s.optional("nccl_nvls_tree_chunk")) n.nvls_tree_chunk = v->bytes(chunk);
+  if (auto v = s.optional("nccl_buffsize"))
+    n.buffsize = v->bytes(Bound::between(nccl::kMinBuffSize, nccl::kMaxBuffSize));
   return o;
 }
 

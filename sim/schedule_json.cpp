@@ -245,11 +245,11 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   n.nvls = j.require("nvls").boolean();
   n.min_channels = j.require("min_channels").integer(0, nccl::kMaxChannels);
   n.max_channels = j.require("max_channels").integer(0, nccl::kMaxChannels);
-  n.nvls_chunk = j.require("nvls_chunk_bytes").number(Bound::between(4096, 64 * 1048576));
-  Bound tree_chunk = Bound::between(4096, 64 * 1048576);
+  n.nvls_chunk = j.require("nvls_chunk_bytes").number(Bound::between(nccl::kMinChunk, nccl::kMaxChunk));
+  Bound tree_chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);
   tree_chunk.zero_allowed = true;
   n.nvls_tree_chunk = j.require("nvls_tree_chunk_bytes").number(tree_chunk);
-  n.buffsize = j.require("buffsize_bytes").number(Bound::between(65536, 1073741824));
+  n.buffsize = j.require("buffsize_bytes").number(Bound::between(nccl::kMinBuffSize, nccl::kMaxBuffSize));
   return n;
 }
 

@@ -21,6 +21,10 @@ struct Enabled {
   std::array<std::array<bool, kProtos>, kFuncs> proto{};
 };
 
+// What scalecast accepts for NCCL's chunk and buffer sizes, in bytes.
+inline constexpr double kMinChunk = 4096, kMaxChunk = 64 * 1048576.0;
+inline constexpr double kMinBuffSize = 65536, kMaxBuffSize = 1073741824;
+
 struct NcclSettings {
   std::string algo;              // NCCL_ALGO ("": NCCL's choice)
   std::string proto;             // NCCL_PROTO
