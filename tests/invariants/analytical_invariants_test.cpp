@@ -1,6 +1,7 @@
 // The analytical backend over generated scenarios (10,000 by default, seeded): every prediction
 // valid, no faster than one GPU computing alone, BSP not slowed by a faster network, no schedule
-// sped up by a slower GPU, and the steady state of one iteration and a forward pass that of five.
+// sped up by a slower GPU, one NCCL channel no more sockets or SMs than NCCL's own, and the
+// steady state of one iteration and a forward pass that of five.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "sim/analytical/analytical_backend.h"
 #include "sim/link_capacities.h"
 #include "sim/scenario.h"
+#include "sim/scheduling/compute_slowdown.h"
 #include "sim/steady_state.h"
 #include "sim/workload_builder.h"
 #include "tests/invariants/generated_scenario.h"
@@ -84,6 +86,17 @@ TEST(AnalyticalInvariants, HoldForEveryGeneratedScenario) {
         if (strategy.timing == Timing::after_backward && std::abs(t - before - w.compute_s()) > 1e-9 * t)
           found.push_back("a GPU twice as slow adds " + std::to_string(t - before) + " s to a schedule that " +
                           "overlaps nothing, not its compute time " + std::to_string(w.compute_s()) + " s");
+      }
+      // NCCL held to one channel (NCCL_MAX_NCHANNELS=1) never gets more sockets to copy a
+      // transfer over TCP, nor holds more SMs, than NCCL's own channel count.
+      {
+        Strategy one_channel = strategy;
+        one_channel.nccl.max_channels = 1;
+        const Cluster& sized = run.schedule.cluster;
+        if (library_sockets(sized, one_channel) > library_sockets(sized, strategy))
+          found.push_back("one NCCL channel gets more sockets than NCCL's own channels");
+        if (scheduling::slowdown_from_held_sms(sized, one_channel) > scheduling::slowdown_from_held_sms(sized, strategy))
+          found.push_back("one NCCL channel holds more SMs than NCCL's own channels");
       }
       // The steady state is exact from one iteration and the next forward pass (steady_state.h):
       // a run of five iterations gives the same row, and their iteration ends are spaced by it,
