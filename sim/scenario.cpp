@@ -331,11 +331,7 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   for (const auto& [key, algorithms] : {std::pair{"nccl_algo", true}, std::pair{"nccl_proto", false}})
     if (auto v = s.optional(key)) {
       (algorithms ? n.algo : n.proto) = v->string();
-      try {
-        nccl::check_mask(v->string(), algorithms);
-      } catch (const std::invalid_argument&) {
-        v->fail(nccl::mask_syntax(algorithms));
-      }
+      if (!nccl::valid_mask(v->string(), algorithms)) v->fail(nccl::mask_syntax(algorithms));
     }
   if (auto v = s.optional("nccl_nvls")) n.nvls = v->boolean();
   if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, nccl::kMaxChannels);

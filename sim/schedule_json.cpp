@@ -236,11 +236,7 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   for (const auto& [key, algorithms] : {std::pair{"algo", true}, std::pair{"proto", false}}) {
     const JsonReader v = j.require(key);
     (algorithms ? n.algo : n.proto) = v.string();
-    try {
-      nccl::check_mask(v.string(), algorithms);
-    } catch (const std::invalid_argument&) {
-      v.fail(nccl::mask_syntax(algorithms));
-    }
+    if (!nccl::valid_mask(v.string(), algorithms)) v.fail(nccl::mask_syntax(algorithms));
   }
   n.nvls = j.require("nvls").boolean();
   n.min_channels = j.require("min_channels").integer(0, nccl::kMaxChannels);

@@ -109,6 +109,10 @@ TEST(NcclModel, AlgorithmAndProtocolMasksInNcclSyntax) {
   EXPECT_THROW(check_mask("ring,spiral", true), std::invalid_argument);
   EXPECT_THROW(check_mask("allgathr:ring", true), std::invalid_argument);
   EXPECT_THROW(check_mask("LL64", false), std::invalid_argument);
+  EXPECT_FALSE(valid_mask("ring,spiral", true));
+  EXPECT_FALSE(valid_mask("LL64", false));
+  EXPECT_TRUE(valid_mask("allreduce:tree;allgather:ring", true));
+  EXPECT_TRUE(valid_mask("^LL128", false));
 }
 
 TEST(NcclModel, UnorderedNetworksRunSimpleOnly) {

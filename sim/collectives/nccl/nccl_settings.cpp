@@ -100,6 +100,15 @@ void check_mask(const std::string& text, bool algorithms) {
   else apply(text, proto_names(), e.proto, "protocols");
 }
 
+bool valid_mask(const std::string& text, bool algorithms) {
+  try {
+    check_mask(text, algorithms);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
 const char* mask_syntax(bool algorithms) {
   return algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)";
 }

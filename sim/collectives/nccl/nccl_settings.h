@@ -40,6 +40,8 @@ struct NcclSettings {
 Enabled enabled(const NcclSettings& s);
 // Checks one mask's syntax (`what`: "algorithms" or "protocols"); throws std::invalid_argument.
 void check_mask(const std::string& text, bool algorithms);
+// Whether check_mask accepts the text, for readers that name the syntax in their own error.
+bool valid_mask(const std::string& text, bool algorithms);
 // What a mask must look like, for an input error: "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)".
 const char* mask_syntax(bool algorithms);
 
