@@ -84,6 +84,13 @@ const std::vector<MechanismInfo>& mechanisms() {
       {Mechanism::nccl_algorithms, "nccl-algorithms",
        "NCCL's tree, NVLS, NVLS-tree and CollNet next to the ring, picked by size as NCCL's tuner does",
        "NCCL 2.27 src/graph/tuning.cc (sim/collectives/nccl/)", "the ring only, as NCCL_ALGO=Ring"},
+      {Mechanism::nccl_pipeline_fill, "nccl-pipeline-fill",
+       "NCCL's Simple protocol forwards a step only when it is whole: the tree's first chunk "
+       "crosses every hop up and down the tree, NVLink SHARP's stages fill NCCL_STEPS chunks, "
+       "before data flows at the full rate",
+       "NCCL 2.27 src/graph/connect.cc (tree depth), src/enqueue.cc (chunk sizes), "
+       "src/device/all_reduce.h (runTreeSplit), device.h NCCL_STEPS",
+       "latency + bytes / bandwidth, as NCCL's tuning model times it"},
   };
   return catalog;
 }
@@ -130,6 +137,7 @@ void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl
   }
   if (has(off, Mechanism::nccl_protocols)) nccl.proto = "simple";
   if (has(off, Mechanism::nccl_algorithms)) nccl.algo = "ring";
+  if (has(off, Mechanism::nccl_pipeline_fill)) nccl.pipeline_fill = false;
 }
 
 void switch_off(const std::vector<Mechanism>& off, Strategy& s) {

@@ -75,7 +75,8 @@ ordered_json nccl_json(const collectives::nccl::NcclSettings& n) {
           {"max_channels", n.max_channels},
           {"nvls_chunk_bytes", n.nvls_chunk},
           {"nvls_tree_chunk_bytes", n.nvls_tree_chunk},
-          {"buffsize_bytes", n.buffsize}};
+          {"buffsize_bytes", n.buffsize},
+          {"pipeline_fill", n.pipeline_fill}};
 }
 
 ordered_json strategy_json(const Strategy& s) {
@@ -231,7 +232,7 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
 collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   namespace nccl = collectives::nccl;
   j.check_keys({"algo", "proto", "nvls", "min_channels", "max_channels", "nvls_chunk_bytes", "nvls_tree_chunk_bytes",
-                "buffsize_bytes"});
+                "buffsize_bytes", "pipeline_fill"});
   nccl::NcclSettings n;
   for (const auto& [key, algorithms] : {std::pair{"algo", true}, std::pair{"proto", false}}) {
     const JsonReader v = j.require(key);
@@ -246,6 +247,7 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   tree_chunk.zero_allowed = true;
   n.nvls_tree_chunk = j.require("nvls_tree_chunk_bytes").number(tree_chunk);
   n.buffsize = j.require("buffsize_bytes").number(Bound::between(nccl::kMinBuffSize, nccl::kMaxBuffSize));
+  if (j.has("pipeline_fill")) n.pipeline_fill = j.require("pipeline_fill").boolean();  // absent before
   return n;
 }
 

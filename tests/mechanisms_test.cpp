@@ -53,6 +53,9 @@ TEST(Mechanisms, EachClusterSwitchClearsOnlyItsOwnFigure) {
   EXPECT_EQ(off(Mechanism::nccl_protocols).second.proto, "simple");
   EXPECT_EQ(off(Mechanism::nccl_protocols).second.algo, "");
   EXPECT_EQ(off(Mechanism::nccl_algorithms).second.algo, "ring");
+  EXPECT_TRUE(off(Mechanism::nccl_algorithms).second.pipeline_fill);
+  EXPECT_FALSE(off(Mechanism::nccl_pipeline_fill).second.pipeline_fill);
+  EXPECT_EQ(off(Mechanism::nccl_pipeline_fill).second.algo, "");
   // A strategy switch leaves the cluster alone.
   const auto [same, nccl] = off(Mechanism::priority);
   EXPECT_EQ(same.net.call_overhead_s, base.net.call_overhead_s);

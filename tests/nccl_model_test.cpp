@@ -256,6 +256,41 @@ TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
   EXPECT_EQ(collective_time(h100, nvls_tree, CollectiveOp::all_reduce, bytes).bound, "EFA bounce buffers");
 }
 
+TEST(NcclCollective, TheTreesSimplePipelineFillsHopByHop) {
+  // p4de's shape: 2 nodes x 8 A100, 4 EFA NICs, NCCL_BUFFSIZE 8 MiB (steps of 1 MiB). The search
+  // gives the tree 8 channels at 24 GB/s inside a node and 12 GB/s between nodes.
+  const Cluster c = two_efa_v1_nodes(8192);
+  NcclSettings tree;
+  tree.algo = "tree";
+  tree.proto = "simple";
+  tree.buffsize = 8 * 1048576.0;
+  const NcclSystem s = nccl_system(c, tree);
+  const Graphs g = nccl_graphs(s, tree);
+  ASSERT_EQ(g.comm_channels, 8);
+  ASSERT_DOUBLE_EQ(g.tree.bw_intra, 24);
+  ASSERT_DOUBLE_EQ(g.tree.bw_inter, 12);
+  NcclSettings no_fill = tree;
+  no_fill.pipeline_fill = false;
+  const auto fill_us = [&](const NcclSettings& with, double bytes) {
+    return 1e6 * (collective_time(c, with, CollectiveOp::all_reduce, bytes).seconds -
+                  collective_time(c, no_fill, CollectiveOp::all_reduce, bytes).seconds);
+  };
+  // A channel's 1 MiB chunk crosses 7 NVLink hops (43.69 us each) and 1 network hop (87.38 us)
+  // up, as many down; the slowest hop's own time is the transfer's: 2 x 393.22 - 87.38 us.
+  EXPECT_NEAR(fill_us(tree, 8 * 1048576.0), 699.05, 0.01);
+  EXPECT_NEAR(fill_us(tree, 1024 * 1048576.0), 699.05, 0.01);  // the chunk stays one step
+  EXPECT_NEAR(fill_us(tree, 1048576.0), 699.05 / 8, 0.01);     // 128 KiB a channel
+  EXPECT_EQ(collective_time(c, tree, CollectiveOp::all_reduce, 4 * 1048576.0).bound, "pipeline fill");
+  // LL and LL128 flag every line: a GPU forwards as data arrives, no fill.
+  NcclSettings ll = tree;
+  ll.proto = "ll";
+  NcclSettings ll_no_fill = ll;
+  ll_no_fill.pipeline_fill = false;
+  const Cluster h100 = hgx_h100(2, 8);
+  EXPECT_EQ(collective_time(h100, ll, CollectiveOp::all_reduce, 1048576.0).seconds,
+            collective_time(h100, ll_no_fill, CollectiveOp::all_reduce, 1048576.0).seconds);
+}
+
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   // Two RTX 2080 Ti without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is 12 GB/s to NCCL).
   Cluster c;

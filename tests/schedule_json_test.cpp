@@ -92,6 +92,7 @@ TEST(ScheduleJson, KeepsNcclSettingsAndReadsFilesWithout) {
   st.nccl.proto = "^LL128";
   st.nccl.max_channels = 4;
   st.nccl.buffsize = 8 * 1048576.0;
+  st.nccl.pipeline_fill = false;  // switched off for an ablation
   const auto written = schedule_to_json(
       build_schedule(testing::uniform_workload(4, 2e6), testing::simple_cluster(2, 1, 100), st, 2, "nccl"));
   nlohmann::json j = nlohmann::json::parse(written.dump());
@@ -101,7 +102,11 @@ TEST(ScheduleJson, KeepsNcclSettingsAndReadsFilesWithout) {
   EXPECT_EQ(back.strategy.nccl.max_channels, 4);
   EXPECT_EQ(back.strategy.nccl.min_channels, 0);
   EXPECT_DOUBLE_EQ(back.strategy.nccl.buffsize, 8 * 1048576.0);
+  EXPECT_FALSE(back.strategy.nccl.pipeline_fill);
   EXPECT_EQ(schedule_to_json(back).dump(), written.dump());
+  nlohmann::json before_fill = j;  // written before the fill could be switched off
+  before_fill["strategy"]["nccl"].erase("pipeline_fill");
+  EXPECT_TRUE(schedule_from_json(before_fill, "before.json").strategy.nccl.pipeline_fill);
   j["strategy"]["nccl"]["proto"] = "LL129";
   EXPECT_THROW(schedule_from_json(j, "bad.json"), ScheduleError);
   j["strategy"].erase("nccl");
@@ -109,6 +114,7 @@ TEST(ScheduleJson, KeepsNcclSettingsAndReadsFilesWithout) {
   const Schedule old = schedule_from_json(j, "old.json");
   EXPECT_EQ(old.strategy.nccl.max_channels, 0);
   EXPECT_DOUBLE_EQ(old.strategy.nccl.buffsize, defaults.buffsize);
+  EXPECT_TRUE(old.strategy.nccl.pipeline_fill);
 }
 
 void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const std::string& fragment) {

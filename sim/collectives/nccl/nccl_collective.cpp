@@ -1,6 +1,7 @@
 // The predicted time of a collective: NCCL's choice (its tuning view of latency), timed as the
 // transfer meets the network (physical latency once), bounded by the scenario's fabric and NIC
-// rates, plus the fill of NVLink SHARP's chunk pipeline and the kernel launches; and what sets it.
+// rates, plus the fill of the tree's and NVLink SHARP's chunk pipelines and the kernel launches;
+// and what sets it.
 #include "sim/collectives/nccl/nccl_collective.h"
 
 #include <algorithm>
@@ -94,12 +95,31 @@ double network_message_bytes(const NcclSettings& set, const NcclSystem& s, const
 // multicast back; across nodes also the network's send and receive) holds NCCL_STEPS chunks per
 // channel before data flows at the full rate, no more than the message itself makes.
 double nvls_fill_us(const Graphs& g, const NcclSettings& set, const Estimate& e, double bytes) {
-  if (e.algo != Algo::nvls && e.algo != Algo::nvls_tree) return 0;
+  if (!set.pipeline_fill || (e.algo != Algo::nvls && e.algo != Algo::nvls_tree)) return 0;
   const int stages = e.algo == Algo::nvls ? 2 : 4;
   const double chunk = nvls_chunk(g, set, e.algo, bytes);
   const double per_channel = e.bandwidth / g.nvls_channels;  // GB/s = kB/us
   const double depth = stages * kSteps * chunk;
   return depth / (1000 * per_channel) * std::min(1.0, bytes / (g.nvls_channels * depth));
+}
+
+// The fill of the tree's Simple pipeline. A channel moves its share in chunks of one step
+// (NCCL_BUFFSIZE / NCCL_STEPS; enqueue.cc calcCollChunking shrinks a tree's Simple chunk no more
+// since 2.20), and a GPU forwards a step only when all of it has arrived (prims_simple.h posts a
+// step's flag after its data). runTreeSplit (all_reduce.h) reduces up and broadcasts down on two
+// halves of the block at once, so the first chunk crosses every hop up the tree and back down
+// before the slowest hop sets the pace: depth = GPUs per node - 1 + log2(nodes) hops each way
+// (connect.cc), inside a node at the graph's per-channel intra speed, between nodes at its
+// inter speed. LL and LL128 flag every line, so a GPU forwards as data arrives: no fill.
+double tree_fill_us(const NcclSystem& s, const Graphs& g, const NcclSettings& set, const Estimate& e,
+                    double bytes) {
+  if (!set.pipeline_fill || e.algo != Algo::tree || e.proto != Proto::simple) return 0;
+  const double share = std::min(set.buffsize / kSteps, bytes / g.comm_channels);  // bytes = kB/us x 1000
+  const double intra_us = share / (1000 * g.tree.bw_intra);
+  const int network_hops = s.nodes > 1 ? static_cast<int>(std::floor(std::log2(s.nodes))) : 0;
+  const double inter_us = network_hops > 0 ? share / (1000 * g.tree.bw_inter) : 0;
+  const double one_way = (s.ppn - 1) * intra_us + network_hops * inter_us;
+  return std::max(0.0, 2 * one_way - std::max(intra_us, inter_us));
 }
 
 // Point-to-point (sendrecv, alltoall): NCCL's p2p protocol is LL up to NCCL_P2P_LL_THRESHOLD
@@ -201,7 +221,7 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     bound = across < intra ? network.what : "NVLink SHARP";
   }
   const double transfer_us = bytes / (1000 * e.bandwidth);
-  const double fill_us = nvls_fill_us(g, settings, e, bytes);
+  const double fill_us = nvls_fill_us(g, settings, e, bytes) + tree_fill_us(s, g, settings, e, bytes);
   if (e.latency_us + fill_us >= transfer_us) bound = e.latency_us >= fill_us ? "latency" : "pipeline fill";
   return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
           e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels, bound};

@@ -34,6 +34,9 @@ struct NcclSettings {
   double nvls_chunk = kNvlsChunk;     // NCCL_NVLS_CHUNKSIZE, bytes
   double nvls_tree_chunk = 0;         // NCCL_NVLSTREE_MAX_CHUNKSIZE (0: NCCL's)
   double buffsize = kBuffSize;        // NCCL_BUFFSIZE, bytes
+  // Not an NCCL setting: whether the prediction counts the fill of NCCL's Simple-protocol
+  // pipelines (switch: nccl-pipeline-fill), for an ablation.
+  bool pipeline_fill = true;
 };
 
 // Parses both masks; throws std::invalid_argument naming what is unknown in them.
