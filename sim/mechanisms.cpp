@@ -85,11 +85,12 @@ const std::vector<MechanismInfo>& mechanisms() {
        "NCCL's tree, NVLS, NVLS-tree and CollNet next to the ring, picked by size as NCCL's tuner does",
        "NCCL 2.27 src/graph/tuning.cc (sim/collectives/nccl/)", "the ring only, as NCCL_ALGO=Ring"},
       {Mechanism::nccl_pipeline_fill, "nccl-pipeline-fill",
-       "NCCL's Simple protocol forwards a step only when it is whole: the tree's first chunk "
-       "crosses every hop up and down the tree, NVLink SHARP's stages fill NCCL_STEPS chunks, "
-       "before data flows at the full rate",
+       "a hop forwards a step of NCCL's pipeline only when all of it is in (every hop on Simple, "
+       "the network's proxy on any protocol): the tree's first chunk crosses those hops up and "
+       "down, NVLink SHARP's stages fill NCCL_STEPS chunks, before data flows at the full rate",
        "NCCL 2.27 src/graph/connect.cc (tree depth), src/enqueue.cc (chunk sizes), "
-       "src/device/all_reduce.h (runTreeSplit), device.h NCCL_STEPS",
+       "src/device/all_reduce.h (runTreeSplit), src/transport/net.cc (sendProxyProgress), "
+       "device.h NCCL_STEPS",
        "latency + bytes / bandwidth, as NCCL's tuning model times it"},
   };
   return catalog;

@@ -29,7 +29,7 @@ enum class Mechanism {
   compute_slowdown,      // computation slows while its GPU communicates
   nccl_protocols,        // NCCL's LL and LL128 protocols next to Simple
   nccl_algorithms,       // NCCL's tree, NVLS and CollNet algorithms next to the ring
-  nccl_pipeline_fill,    // NCCL's Simple pipelines fill step by step (the tree's, NVLink SHARP's)
+  nccl_pipeline_fill,    // NCCL's pipelines fill step by step (the tree's, NVLink SHARP's)
 };
 
 struct MechanismInfo {

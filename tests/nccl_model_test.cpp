@@ -281,14 +281,37 @@ TEST(NcclCollective, TheTreesSimplePipelineFillsHopByHop) {
   EXPECT_NEAR(fill_us(tree, 1024 * 1048576.0), 699.05, 0.01);  // the chunk stays one step
   EXPECT_NEAR(fill_us(tree, 1048576.0), 699.05 / 8, 0.01);     // 128 KiB a channel
   EXPECT_EQ(collective_time(c, tree, CollectiveOp::all_reduce, 4 * 1048576.0).bound, "pipeline fill");
-  // LL and LL128 flag every line: a GPU forwards as data arrives, no fill.
-  NcclSettings ll = tree;
-  ll.proto = "ll";
-  NcclSettings ll_no_fill = ll;
-  ll_no_fill.pipeline_fill = false;
-  const Cluster h100 = hgx_h100(2, 8);
-  EXPECT_EQ(collective_time(h100, ll, CollectiveOp::all_reduce, 1048576.0).seconds,
-            collective_time(h100, ll_no_fill, CollectiveOp::all_reduce, 1048576.0).seconds);
+}
+
+TEST(NcclCollective, OnLl128TheTreeHoldsChunksOnlyAtTheNetwork) {
+  // Two H100 nodes: inside a node LL128 forwards each line as its flag lands; the network's proxy
+  // sends a step once all of it is in.
+  const Cluster c = hgx_h100(2, 8);
+  NcclSettings ll128;
+  ll128.algo = "tree";
+  ll128.proto = "ll128";
+  NcclSettings no_fill = ll128;
+  no_fill.pipeline_fill = false;
+  const NcclSystem s = nccl_system(c, ll128);
+  const Graphs g = nccl_graphs(s, ll128);
+  const auto fill_us = [&](double bytes) {
+    return 1e6 * (collective_time(c, ll128, CollectiveOp::all_reduce, bytes).seconds -
+                  collective_time(c, no_fill, CollectiveOp::all_reduce, bytes).seconds);
+  };
+  ASSERT_EQ(g.comm_channels, 16);
+  ASSERT_DOUBLE_EQ(g.tree.bw_intra, 48);
+  ASSERT_DOUBLE_EQ(g.tree.bw_inter, 48);
+  // 64 MiB: LL128's 576,000-byte chunk halves while a channel holds fewer than
+  // (1 + log2 2 + 0.1 x 8) x 64 / 8 = 22.4 of them: 144,000 B, 153,600 on the wire (16/15), 3.2 us
+  // a hop. One network hop up and one down, less the slowest hop's own time: 3.2 us.
+  EXPECT_NEAR(fill_us(67108864.0), 3.2, 1e-6);
+  // 1 MiB: halved to 72,000 B while above 128 KiB, then to 18,000 while fewer than 5.6 a channel
+  // and above 32 KiB: 19,200 B on the wire, 0.4 us a hop.
+  EXPECT_NEAR(fill_us(1048576.0), 0.4, 1e-6);
+  // One node: LL128 holds nothing anywhere.
+  const Cluster one = hgx_h100(1, 8);
+  EXPECT_EQ(collective_time(one, ll128, CollectiveOp::all_reduce, 67108864.0).seconds,
+            collective_time(one, no_fill, CollectiveOp::all_reduce, 67108864.0).seconds);
 }
 
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/collectives/nccl/nccl_system.h"
 #include "sim/collectives/nccl/nccl_tuning.h"
@@ -103,22 +104,41 @@ double nvls_fill_us(const Graphs& g, const NcclSettings& set, const Estimate& e,
   return depth / (1000 * per_channel) * std::min(1.0, bytes / (g.nvls_channels * depth));
 }
 
-// The fill of the tree's Simple pipeline. A channel moves its share in chunks of one step
-// (NCCL_BUFFSIZE / NCCL_STEPS; enqueue.cc calcCollChunking shrinks a tree's Simple chunk no more
-// since 2.20), and a GPU forwards a step only when all of it has arrived (prims_simple.h posts a
-// step's flag after its data). runTreeSplit (all_reduce.h) reduces up and broadcasts down on two
-// halves of the block at once, so the first chunk crosses every hop up the tree and back down
-// before the slowest hop sets the pace: depth = GPUs per node - 1 + log2(nodes) hops each way
-// (connect.cc), inside a node at the graph's per-channel intra speed, between nodes at its
-// inter speed. LL and LL128 flag every line, so a GPU forwards as data arrives: no fill.
+// A tree chunk's data bytes and the bytes it puts on the wire per data byte, by protocol
+// (enqueue.cc calcCollChunking): Simple's is one step of NCCL_BUFFSIZE / NCCL_STEPS (a tree's
+// Simple chunk no longer shrinks since 2.20); LL's half a step (the other half is flags);
+// LL128's 15 of each 16 words of a step, halved while the message holds few chunks a channel.
+std::pair<double, double> tree_chunk(const NcclSystem& s, const NcclSettings& set, Proto p, double bytes,
+                                     int channels) {
+  if (p == Proto::simple) return {set.buffsize / kSteps, 1.0};
+  if (p == Proto::ll) return {kLlBuffSize / kSteps / 2, 2.0};
+  double chunk = kLl128BuffSize / kSteps / 16 * 15;
+  const double ppn = static_cast<double>(s.ranks) / s.nodes;
+  const double nsteps = 1 + std::floor(std::log2(s.nodes)) + 0.1 * ppn;
+  const auto chunks = [&] { return std::floor(bytes / (channels * chunk)); };
+  while (chunks() < nsteps * 64 / ppn && chunk > 131072) chunk /= 2;
+  while (chunks() < nsteps * 16 / ppn && chunk > 32768) chunk /= 2;
+  return {chunk, 16.0 / 15.0};
+}
+
+// The fill of the tree's pipeline. runTreeSplit (all_reduce.h) reduces up and broadcasts down on
+// two halves of the block at once, so a channel's first chunk crosses every hop up the tree and
+// back down before the slowest hop sets the pace: depth = GPUs per node - 1 + log2(nodes) hops
+// each way (connect.cc), inside a node at the graph's per-channel intra speed, between nodes at
+// its inter speed. A hop holds a chunk until all of it is in where the data moves in whole
+// steps: every hop on Simple (prims_simple.h posts a step's flag after its data), and on any
+// protocol the network's, whose proxy sends a step once all its lines are in (net.cc
+// sendProxyProgress). Inside a node LL and LL128 forward each line as its flag arrives.
 double tree_fill_us(const NcclSystem& s, const Graphs& g, const NcclSettings& set, const Estimate& e,
                     double bytes) {
-  if (!set.pipeline_fill || e.algo != Algo::tree || e.proto != Proto::simple) return 0;
-  const double share = std::min(set.buffsize / kSteps, bytes / g.comm_channels);  // bytes = kB/us x 1000
+  if (!set.pipeline_fill || e.algo != Algo::tree) return 0;
+  const auto [chunk, wire] = tree_chunk(s, set, e.proto, bytes, g.comm_channels);
+  const double share = std::min(chunk, bytes / g.comm_channels) * wire;  // bytes = kB/us x 1000
   const double intra_us = share / (1000 * g.tree.bw_intra);
   const int network_hops = s.nodes > 1 ? static_cast<int>(std::floor(std::log2(s.nodes))) : 0;
   const double inter_us = network_hops > 0 ? share / (1000 * g.tree.bw_inter) : 0;
-  const double one_way = (s.ppn - 1) * intra_us + network_hops * inter_us;
+  const double held_intra_us = e.proto == Proto::simple ? intra_us : 0;
+  const double one_way = (s.ppn - 1) * held_intra_us + network_hops * inter_us;
   return std::max(0.0, 2 * one_way - std::max(intra_us, inter_us));
 }
 

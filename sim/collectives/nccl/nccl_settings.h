@@ -34,8 +34,8 @@ struct NcclSettings {
   double nvls_chunk = kNvlsChunk;     // NCCL_NVLS_CHUNKSIZE, bytes
   double nvls_tree_chunk = 0;         // NCCL_NVLSTREE_MAX_CHUNKSIZE (0: NCCL's)
   double buffsize = kBuffSize;        // NCCL_BUFFSIZE, bytes
-  // Not an NCCL setting: whether the prediction counts the fill of NCCL's Simple-protocol
-  // pipelines (switch: nccl-pipeline-fill), for an ablation.
+  // Not an NCCL setting: whether the prediction counts the fill of NCCL's pipelines (the tree's,
+  // NVLink SHARP's; switch: nccl-pipeline-fill), for an ablation.
   bool pipeline_fill = true;
 };
 

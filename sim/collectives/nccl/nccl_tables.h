@@ -43,5 +43,10 @@ inline constexpr int kMaxGraphChannels = 32;    // a ring or tree graph: MAXCHAN
 inline constexpr int kSteps = 8;                // device.h:25 NCCL_STEPS, FIFO slots per connection
 inline constexpr double kNvlsChunk = 131072;    // transport/nvls.cc:152 NCCL_NVLS_CHUNKSIZE
 inline constexpr double kBuffSize = 4194304;    // init.cc:620 NCCL_BUFFSIZE (Simple)
+// init.cc:618-619: LL's buffer, 8 lines x 512 threads x NCCL_STEPS of 16-byte lines (8 B of
+// data, 8 of flags); LL128's, 120 words x 640 threads x NCCL_STEPS of 8 B, in 128-byte lines of
+// 120 B of data and an 8-byte flag (device.h NCCL_LL128_LINESIZE, NCCL_LL128_DATAELEMS).
+inline constexpr double kLlBuffSize = 8.0 * 512 * kSteps * 16;        // 524,288
+inline constexpr double kLl128BuffSize = 120.0 * 640 * kSteps * 8;    // 4,915,200
 
 }  // namespace scalecast::collectives::nccl
