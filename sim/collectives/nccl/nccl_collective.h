@@ -16,9 +16,9 @@ struct CollectiveTime {
   std::string algorithm;  // "nvls/Simple", "ring/LL", "p2p/Simple"
   int channels = 0;
   // What sets the time: "latency" or "pipeline fill" (the tree's or NVLink SHARP's) where those
-  // fixed costs outweigh the transfer, else what bounds the transfer: "NCCL's channels" (NCCL's own rate
-  // for the algorithm and protocol), "NVLink", "PCIe", "host memory", "NVLink SHARP", "NICs",
-  // "host staging", "GPUs' PCIe links", "GPU's PCIe link", "host cores" or "EFA bounce
+  // fixed costs outweigh the transfer, else what bounds the transfer: "NCCL's channels" (NCCL's
+  // own rate for the algorithm and protocol), "NVLink", "PCIe", "host memory", "NVLink SHARP",
+  // "NICs", "host staging", "GPUs' PCIe links", "GPU's PCIe link", "host cores" or "EFA bounce
   // buffers"; "" where no model names it.
   std::string bound;
 };
