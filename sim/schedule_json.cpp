@@ -242,8 +242,9 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   n.nvls = j.require("nvls").boolean();
   n.min_channels = j.require("min_channels").integer(0, nccl::kMaxChannels);
   n.max_channels = j.require("max_channels").integer(0, nccl::kMaxChannels);
-  n.nvls_chunk = j.require("nvls_chunk_bytes").number(Bound::between(nccl::kMinChunk, nccl::kMaxChunk));
-  Bound tree_chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);
+  const Bound chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);
+  n.nvls_chunk = j.require("nvls_chunk_bytes").number(chunk);
+  Bound tree_chunk = chunk;
   tree_chunk.zero_allowed = true;
   n.nvls_tree_chunk = j.require("nvls_tree_chunk_bytes").number(tree_chunk);
   n.buffsize = j.require("buffsize_bytes").number(Bound::between(nccl::kMinBuffSize, nccl::kMaxBuffSize));

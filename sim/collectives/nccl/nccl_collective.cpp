@@ -96,12 +96,17 @@ double network_message_bytes(const NcclSettings& set, const NcclSystem& s, const
 // multicast back; across nodes also the network's send and receive) holds NCCL_STEPS chunks per
 // channel before data flows at the full rate, no more than the message itself makes.
 double nvls_fill_us(const Graphs& g, const NcclSettings& set, const Estimate& e, double bytes) {
-  if (!set.pipeline_fill || (e.algo != Algo::nvls && e.algo != Algo::nvls_tree)) return 0;
+  if (e.algo != Algo::nvls && e.algo != Algo::nvls_tree) return 0;
   const int stages = e.algo == Algo::nvls ? 2 : 4;
   const double chunk = nvls_chunk(g, set, e.algo, bytes);
   const double per_channel = e.bandwidth / g.nvls_channels;  // GB/s = kB/us
   const double depth = stages * kSteps * chunk;
   return depth / (1000 * per_channel) * std::min(1.0, bytes / (g.nvls_channels * depth));
+}
+
+// Network hops from a node's root to the tree's, each way: log2(nodes) rounded down (connect.cc).
+int tree_network_hops(const NcclSystem& s) {
+  return s.nodes > 1 ? static_cast<int>(std::floor(std::log2(s.nodes))) : 0;
 }
 
 // A tree chunk's data bytes and the bytes it puts on the wire per data byte, by protocol
@@ -113,8 +118,8 @@ std::pair<double, double> tree_chunk(const NcclSystem& s, const NcclSettings& se
   if (p == Proto::simple) return {set.buffsize / kSteps, 1.0};
   if (p == Proto::ll) return {kLlBuffSize / kSteps / 2, 2.0};
   double chunk = kLl128BuffSize / kSteps / 16 * 15;
-  const double ppn = static_cast<double>(s.ranks) / s.nodes;
-  const double nsteps = 1 + std::floor(std::log2(s.nodes)) + 0.1 * ppn;
+  const double ppn = s.ppn;
+  const double nsteps = 1 + tree_network_hops(s) + 0.1 * ppn;
   const auto chunks = [&] { return std::floor(bytes / (channels * chunk)); };
   while (chunks() < nsteps * 64 / ppn && chunk > 131072) chunk /= 2;
   while (chunks() < nsteps * 16 / ppn && chunk > 32768) chunk /= 2;
@@ -131,11 +136,11 @@ std::pair<double, double> tree_chunk(const NcclSystem& s, const NcclSettings& se
 // sendProxyProgress). Inside a node LL and LL128 forward each line as its flag arrives.
 double tree_fill_us(const NcclSystem& s, const Graphs& g, const NcclSettings& set, const Estimate& e,
                     double bytes) {
-  if (!set.pipeline_fill || e.algo != Algo::tree) return 0;
+  if (e.algo != Algo::tree) return 0;
   const auto [chunk, wire] = tree_chunk(s, set, e.proto, bytes, g.comm_channels);
   const double share = std::min(chunk, bytes / g.comm_channels) * wire;  // bytes = kB/us x 1000
   const double intra_us = share / (1000 * g.tree.bw_intra);
-  const int network_hops = s.nodes > 1 ? static_cast<int>(std::floor(std::log2(s.nodes))) : 0;
+  const int network_hops = tree_network_hops(s);
   const double inter_us = network_hops > 0 ? share / (1000 * g.tree.bw_inter) : 0;
   const double held_intra_us = e.proto == Proto::simple ? intra_us : 0;
   const double one_way = (s.ppn - 1) * held_intra_us + network_hops * inter_us;
@@ -241,7 +246,8 @@ CollectiveTime collective_time(const Cluster& sized, const NcclSettings& setting
     bound = across < intra ? network.what : "NVLink SHARP";
   }
   const double transfer_us = bytes / (1000 * e.bandwidth);
-  const double fill_us = nvls_fill_us(g, settings, e, bytes) + tree_fill_us(s, g, settings, e, bytes);
+  const double fill_us =
+      settings.pipeline_fill ? nvls_fill_us(g, settings, e, bytes) + tree_fill_us(s, g, settings, e, bytes) : 0;
   if (e.latency_us + fill_us >= transfer_us) bound = e.latency_us >= fill_us ? "latency" : "pipeline fill";
   return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
           e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels, bound};
