@@ -1,5 +1,6 @@
 // The rank's event loop around the shared scheduling policy: compute on one lane, collectives one
-// at a time in rank 0's order, parameter-server transfers on threads of their own, in wall time.
+// at a time in rank 0's order, parameter-server transfers on threads of their own (handed to the
+// transport in dispatch order), in wall time.
 #include "executor/rank_runner.h"
 
 #include <stdexcept>
@@ -144,7 +145,8 @@ void RankRunner::start_dispatched() {
   }
   for (int id : d.transfers) {
     ++running_;
-    ps_threads_.emplace(id, std::thread([this, id] { run_comm(id); }));
+    const std::uint64_t ticket = tickets_++;
+    ps_threads_.emplace(id, std::thread([this, id, ticket] { run_transfer(id, ticket); }));
   }
   if (d.channel >= 0) {
     ++running_;
@@ -185,28 +187,66 @@ void RankRunner::run_compute(int id) {
   post(std::move(m));
 }
 
+// A collective of the channel: the library's own, or the expansion's steps one after another.
 void RankRunner::run_comm(int id) {
   const Task& t = s_.tasks[id];
-  const RankTask& rt = plan_.tasks[id];
   Message m;
   m.task = id;
   try {
-    if (options_.reference && rt.role == Role::channel) {
+    if (options_.reference) {
       m.span = transport_.collective(t.op, t.algorithm, static_cast<std::size_t>(t.bytes));
       m.ran = true;
     } else {
-      for (std::size_t k = 0; k < rt.steps.size(); ++k) {
-        const Interval step = transport_.exchange(rt.steps[k]);
-        if (k == 0) m.span.start_s = step.start_s;
-        m.span.end_s = step.end_s;
-        m.ran = true;
-      }
+      m.span = run_steps(id, {});
+      m.ran = !plan_.tasks[id].steps.empty();
     }
   } catch (const std::exception& e) {
     m.error = std::make_exception_ptr(
         std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(t) + "): " + e.what()));
   }
   post(std::move(m));
+}
+
+// A parameter-server transfer: waits for its ticket's turn, hands its first step to the transport
+// and passes the turn on (also where it fails before handing anything over), then runs the rest.
+void RankRunner::run_transfer(int id, std::uint64_t ticket) {
+  {
+    std::unique_lock<std::mutex> lock(turn_m_);
+    turn_cv_.wait(lock, [&] { return turn_ == ticket; });
+  }
+  bool passed = false;
+  const std::function<void()> pass_turn = [&] {
+    if (passed) return;
+    passed = true;
+    {
+      std::lock_guard<std::mutex> lock(turn_m_);
+      ++turn_;
+    }
+    turn_cv_.notify_all();
+  };
+  Message m;
+  m.task = id;
+  try {
+    m.span = run_steps(id, pass_turn);
+    m.ran = true;
+  } catch (const std::exception& e) {
+    m.error = std::make_exception_ptr(
+        std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(s_.tasks[id]) + "): " + e.what()));
+  }
+  pass_turn();
+  post(std::move(m));
+}
+
+// This rank's steps of a task, one after another; `posted` is called once the first is handed over.
+Interval RankRunner::run_steps(int id, const std::function<void()>& posted) {
+  const RankTask& rt = plan_.tasks[id];
+  Interval span{};
+  for (std::size_t k = 0; k < rt.steps.size(); ++k) {
+    const Interval step = transport_.exchange(rt.steps[k], k == 0 ? posted : std::function<void()>{});
+    if (k == 0) span.start_s = step.start_s;
+    span.end_s = step.end_s;
+  }
+  return span;
 }
 
 void RankRunner::await_decisions() {

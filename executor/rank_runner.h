@@ -1,9 +1,11 @@
 // Runs one rank's share of a schedule for real: a compute lane, an ordered collective channel
-// and one thread per parameter-server transfer, as the shared scheduling policy dispatches them,
-// and returns when each task ran on this rank.
+// and one thread per parameter-server transfer (handed to the transport in dispatch order), as the
+// shared scheduling policy dispatches them, and returns when each task ran on this rank.
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
+#include <functional>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -78,6 +80,8 @@ class RankRunner {
   void on_message(const Message& m);
   void run_compute(int task);
   void run_comm(int task);
+  void run_transfer(int task, std::uint64_t ticket);
+  Interval run_steps(int task, const std::function<void()>& posted);
   void await_decisions();
 
   const Schedule& s_;
@@ -93,6 +97,13 @@ class RankRunner {
   std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> delayed_;
   int published_ = 0;
   std::map<int, std::thread> ps_threads_;
+  // A connection carries what a parameter-server client hands it in the order handed over (ps-lite
+  // sends over one ZeroMQ socket in the order BytePS issues): each transfer takes a ticket when
+  // dispatched, and its thread hands its data over on that ticket's turn, not when it wakes.
+  std::mutex turn_m_;
+  std::condition_variable turn_cv_;
+  std::uint64_t tickets_ = 0;  // handed out, in dispatch order
+  std::uint64_t turn_ = 0;     // the ticket whose transfer hands over next
   std::thread decisions_;
   bool awaiting_decisions_ = false;
 

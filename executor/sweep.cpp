@@ -94,7 +94,7 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
           return transport->collective(CommOp::allreduce, o.algorithm, static_cast<std::size_t>(sizes[i]));
         Interval span{};
         for (std::size_t k = 0; k < steps.size(); ++k) {
-          const Interval step = transport->exchange(steps[k]);
+          const Interval step = transport->exchange(steps[k], {});
           if (k == 0) span.start_s = step.start_s;
           span.end_s = step.end_s;
         }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,8 +44,10 @@ class Transport {
   virtual void start_clock() = 0;
   // Whether exchange() may run on several threads at once (parameter-server tasks need it).
   virtual bool concurrent_exchanges() const = 0;
-  // Runs the ops concurrently; returns when all have completed. Throws PeerError.
-  virtual Interval exchange(const std::vector<PeerOp>& ops) = 0;
+  // Runs the ops concurrently; returns when all have completed. Throws PeerError. `posted`
+  // (where set) is called once every op is handed to the library and before any wait: ops
+  // handed over one exchange after another leave on a connection in that order.
+  virtual Interval exchange(const std::vector<PeerOp>& ops, const std::function<void()>& posted) = 0;
   // The library's own all-reduce, reduce (to rank 0) or broadcast (from rank 0) of `bytes`
   // over every rank of the transport; `algorithm` (all-reduce) asks for the library's nearest
   // one where it has a choice. Throws PeerError.

@@ -138,7 +138,7 @@ class GlooTransport : public Transport {
   void start_clock() override { epoch_ = std::chrono::steady_clock::now(); }
   bool concurrent_exchanges() const override { return true; }
 
-  Interval exchange(const std::vector<PeerOp>& ops) override {
+  Interval exchange(const std::vector<PeerOp>& ops, const std::function<void()>& posted) override {
     std::vector<ScratchPool::Lease> memory;
     std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> buffers;
     for (const PeerOp& op : ops) {
@@ -158,6 +158,7 @@ class GlooTransport : public Transport {
         throw failed(ops[i], e.what());
       }
     }
+    if (posted) posted();
     for (std::size_t i = 0; i < ops.size(); ++i) {
       bool completed = false;
       try {

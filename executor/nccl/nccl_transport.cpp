@@ -75,7 +75,7 @@ class NcclTransport : public Transport {
     check(cudaEventSynchronize(epoch_), "cudaEventSynchronize");
   }
 
-  Interval exchange(const std::vector<PeerOp>& ops) override {
+  Interval exchange(const std::vector<PeerOp>& ops, const std::function<void()>& posted) override {
     check(cudaSetDevice(device_), "cudaSetDevice");
     std::size_t total = 0;
     for (const PeerOp& op : ops) total += op.bytes;
@@ -90,6 +90,7 @@ class NcclTransport : public Transport {
       else check(ncclRecv(at, op.bytes, ncclInt8, op.peer, comm_handle_, comm_), "ncclRecv");
     }
     check(ncclGroupEnd(), "ncclGroupEnd");
+    if (posted) posted();
     check(cudaEventRecord(comm_end_, comm_), "cudaEventRecord");
     wait(comm_end_, "point-to-point step");
     return {at(comm_start_), at(comm_end_)};
