@@ -43,6 +43,10 @@ on_testbed() {  # hosts, then the command for every host
 measured_steady() {  # the measured steady-state iteration (s) of a compare CSV
   awk -F, '$1 == "steady" { print $8 }' "$1"
 }
+measured_range() {  # the fastest and slowest of the iterations the steady state averages
+  awk -F, '$1 == "iteration" && $4 >= 1 { if (n++ == 0 || $8 < lo) lo = $8; if ($8 > hi) hi = $8 }
+           END { print lo, hi }' "$1"
+}
 predicted() {  # backend, then predict's options: the predicted iteration (s) of the one run
   local backend=$1
   shift
@@ -102,18 +106,23 @@ for method in "${methods[@]}"; do
   for backend in "${backends[@]}"; do
     "$scalecast" compare "$schedule" "$measured" --backend "$backend" --format csv \
       -o "$out/$method-vs-$backend.csv" || status=1
-    rows+=("$method $backend $(measured_steady "$out/$method-vs-$backend.csv") $(predicted "$backend" -m "$method") \
+    rows+=("$method $backend $(measured_steady "$out/$method-vs-$backend.csv") \
+$(measured_range "$out/$method-vs-$backend.csv") $(predicted "$backend" -m "$method") \
 $(predicted "$backend" -m "$method" --cluster "$out/cluster.yaml")")
   done
 done
 
 section "steady-state iteration of ResNet-50 on the testbed: measured, and predicted before and after calibration"
-printf '%-24s %-10s %9s %9s %7s %9s %7s\n' method backend measured zero-shot error calibrated error
-printf '%-24s %-10s %9s %9s %7s %9s %7s\n' "" "" s s % s %
+# The iterations' range shows what the mean hides: a parameter server's iterations are fair or
+# slowed by uneven shares at its port (docs/MODEL.md, "TCP incast at a parameter server").
+printf '%-24s %-10s %9s %9s %9s %9s %7s %9s %7s\n' method backend measured fastest slowest zero-shot error \
+  calibrated error
+printf '%-24s %-10s %9s %9s %9s %9s %7s %9s %7s\n' "" "" s s s s % s %
 for r in "${rows[@]}"; do
-  read -r method backend m before after <<<"$r"
-  awk -v m="$method" -v b="$backend" -v meas="$m" -v z="$before" -v c="$after" 'BEGIN {
-    printf "%-24s %-10s %9.4f %9.4f %+7.1f %9.4f %+7.1f\n", m, b, meas, z, 100 * (z - meas) / meas, c, 100 * (c - meas) / meas
+  read -r method backend m lo hi before after <<<"$r"
+  awk -v m="$method" -v b="$backend" -v meas="$m" -v lo="$lo" -v hi="$hi" -v z="$before" -v c="$after" 'BEGIN {
+    printf "%-24s %-10s %9.4f %9.4f %9.4f %9.4f %+7.1f %9.4f %+7.1f\n", m, b, meas, lo, hi, z, 100 * (z - meas) / meas,
+      c, 100 * (c - meas) / meas
   }'
 done
 exit "$status"
