@@ -5,8 +5,8 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <queue>
