@@ -61,12 +61,12 @@ class PsNetwork {
       if (path_.server_weight > 0) uses[n++] = {io + 1 + t.server, path_.server_own_weight};
     }
     // Each of the partition's transfers between a node and a server (a shard per GPU with a
-    // node-local reduce) is capped as one transfer is (streams, staging), and by the share of
-    // the NIC's rate a transfer of its size reaches.
-    double cap = capacities_.transfer_cap;
-    if (!links_info_.size_curve.empty())
-      cap = std::min(cap, path_.shards * links_info_.nic_payload * links_info_.size_curve.at(t.bytes / path_.shards));
-    links_.add(t.id, t.bytes, std::span<const FairShareLinks::Use>(uses, n), cap);
+    // node-local reduce) is capped as one transfer is (streams, staging). It moves at the share
+    // of the rate it is given that a transfer of its size reaches (the size curve), shared or
+    // alone, as SimGrid's bandwidth factors scale a flow's progress: its bytes take that much
+    // more of each link's capacity.
+    const double share = links_info_.size_curve.at(t.bytes / path_.shards);
+    links_.add(t.id, t.bytes / share, std::span<const FairShareLinks::Use>(uses, n), capacities_.transfer_cap);
   }
 
   // Starts a node-local stage (BytePS's ring reduce-scatter or all-gather) as a fluid flow: each

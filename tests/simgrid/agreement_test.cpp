@@ -147,6 +147,22 @@ TEST(SimgridAgreement, SizeCurveSlowsNetworkStepsAlike) {
   }
 }
 
+// Transfers that share a NIC move at the share of their given rate that their size reaches, in
+// both backends alike (SimGrid's bandwidth factor scales a flow's progress, so a shared link
+// carries that much less): four workers push a 16 MB partition into one server's NIC at once;
+// with 16 MB transfers at 60% of their rate, the push and pull take 1 / 0.6 as long.
+TEST(SimgridAgreement, SizeCurveSlowsSharedTransfersAlike) {
+  Cluster c = cluster(4, 1, 10, Transport::rdma);
+  const double plain = analytical_s(push_pull(c, 1, 1, 16e6, false));
+  c.net.size_curve = SizeCurve({{16e6, 0.6}, {1e9, 1.0}});
+  const Schedule slowed = push_pull(c, 1, 1, 16e6, false);
+  const double a = analytical_s(slowed), g = simgrid_s(slowed);
+  std::printf("shared transfers, 16 MB at 0.6: analytical %.6f s, simgrid %.6f s; without the curve %.6f s\n", a,
+              g, plain);
+  EXPECT_NEAR(g / a, 1, 0.01);
+  EXPECT_NEAR(a / plain, 1 / 0.6, 0.02);
+}
+
 // Two partitions in flight from one GPU (PCIe gen4) to two servers over a 100 Gb NIC. RDMA: one
 // transfer fills the NIC, so two share it and take twice as long. TCP: one transfer is held to
 // its ps-lite connection's one socket (25 Gb/s) and cannot fill the NIC, two can, so they end
