@@ -201,8 +201,7 @@ void RankRunner::run_comm(int id) {
       m.ran = !plan_.tasks[id].steps.empty();
     }
   } catch (const std::exception& e) {
-    m.error = std::make_exception_ptr(
-        std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(t) + "): " + e.what()));
+    m.error = task_error(id, e);
   }
   post(std::move(m));
 }
@@ -230,11 +229,16 @@ void RankRunner::run_transfer(int id, std::uint64_t ticket) {
     m.span = run_steps(id, pass_turn);
     m.ran = true;
   } catch (const std::exception& e) {
-    m.error = std::make_exception_ptr(
-        std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(s_.tasks[id]) + "): " + e.what()));
+    m.error = task_error(id, e);
   }
   pass_turn();
   post(std::move(m));
+}
+
+// A communication task's failure, naming the task.
+std::exception_ptr RankRunner::task_error(int id, const std::exception& e) const {
+  return std::make_exception_ptr(
+      std::runtime_error("task " + std::to_string(id) + " (" + s_.name_of(s_.tasks[id]) + "): " + e.what()));
 }
 
 // This rank's steps of a task, one after another; `posted` is called once the first is handed over.

@@ -82,6 +82,7 @@ class RankRunner {
   void run_comm(int task);
   void run_transfer(int task, std::uint64_t ticket);
   Interval run_steps(int task, const std::function<void()>& posted);
+  std::exception_ptr task_error(int task, const std::exception& e) const;
   void await_decisions();
 
   const Schedule& s_;
