@@ -33,9 +33,8 @@ broadcast, reduce, sendrecv, alltoall; sizes as nccl-tests takes them, K/M/G = 2
 with the algorithm and protocol NCCL 2.27 picks (strategy.nccl_algo and nccl_proto take
 NCCL_ALGO / NCCL_PROTO's syntax), on the scenario's cluster sized for --gpus (or its one GPU
 count). --compare FILE reads nccl-tests output as printed (header lines and rank prefixes or
-not) and prints measured against predicted for each size, sized as that run was. --timing
-training times an all-reduce as training schedules do instead (the registered algorithm
-strategy.allreduce names, ring by default, with the transport's call overhead).)";
+not) and prints measured against predicted for each size, sized as that run was. Training
+schedules (predict, recommend, calibrate) time every NCCL collective with this same model.)";
 
 // nccl-tests' size syntax (common.cu parsesize): a number with K, M or G (powers of 1024).
 double parse_size(const std::string& text, const char* option) {
@@ -60,8 +59,7 @@ double parse_size(const std::string& text, const char* option) {
 
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
-  std::string scenario_path, op_name, minimum = "8", maximum = "1G", type = "float", compare, format, output, cluster_file,
-      timing_name;
+  std::string scenario_path, op_name, minimum = "8", maximum = "1G", type = "float", compare, format, output, cluster_file;
   std::vector<std::string> sets;
   double factor = 2, increment = 0;
   int gpus = 0, gpus_per_thread = 1;
@@ -75,8 +73,6 @@ int run(const std::vector<std::string>& args) {
       "gpus", po::value(&gpus), "GPUs of the run (default: the scenario's one GPU count)")(
       "ngpus,g", po::value(&gpus_per_thread)->default_value(1), "GPUs one thread drives (nccl-tests' -g)")(
       "compare", po::value(&compare), "measured nccl-tests output to compare with, size by size")(
-      "timing", po::value(&timing_name)->default_value("nccl"),
-      "nccl (NCCL's algorithm and protocol) or training (the all-reduce cost training schedules use)")(
       "format", po::value(&format)->default_value("table"), "table (nccl-tests'), csv or json")(
       "output,o", po::value(&output), "write to FILE instead of stdout");
   add_scenario_options(opts, sets, cluster_file);
@@ -86,10 +82,6 @@ int run(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (parse_options("collective", kSynopsis, opts, pos, args, vm)) return 0;
     check_format(format, {"table", "csv", "json"});
-    if (timing_name != "nccl" && timing_name != "training")
-      throw std::invalid_argument("--timing: expected nccl or training, got '" + timing_name + "'");
-    const auto timing =
-        timing_name == "training" ? validation::CollectiveTiming::training : validation::CollectiveTiming::nccl;
     if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
     const CollectiveOp op = collectives::parse_collective_op(op_name);
     const int type_bytes = nccl_tests_type_bytes(type);
@@ -104,8 +96,7 @@ int run(const std::vector<std::string>& args) {
       if (measured.front().op != op)
         throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " +
                           to_string(measured.front().op));
-      comparison = validation::compare_collective(s, measured.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread,
-                                                  timing);
+      comparison = validation::compare_collective(s, measured.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread);
     }
     if (gpus == 0) {
       if (s.gpus.size() != 1)
@@ -126,9 +117,10 @@ int run(const std::vector<std::string>& args) {
         measured_us.push_back(c.measured_us);
       }
     } else {
+      const collectives::nccl::NcclModel model = collectives::nccl::nccl_model(sized, s.strategy.nccl);
       for (const NcclTestsSize& size :
            nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus)) {
-        const auto t = validation::time_collective(s, sized, op, size.bytes, gpus_per_thread, timing);
+        const auto t = model.time(op, size.bytes, gpus_per_thread);
         rows.push_back({size, t.seconds * 1e6});
         algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
         bounds.push_back(t.bound);
@@ -172,10 +164,7 @@ int run(const std::vector<std::string>& args) {
         write_nccl_tests_table(o, op, type, gpus, rows,
                                {"scalecast prediction of " + to_string(op) + "_perf: " + s.name + ", " + shape +
                                     " (" + std::to_string(gpus) + " ranks, " + std::to_string(gpus_per_thread) +
-                                    " per thread), " +
-                                    (timing == validation::CollectiveTiming::nccl
-                                         ? std::string("NCCL 2.27.7's choice of algorithm and protocol")
-                                         : std::string("timed as training schedules time an all-reduce"))});
+                                    " per thread), NCCL 2.27.7's choice of algorithm and protocol"});
         o << "# algorithm x channels by size:";
         for (std::size_t i = 0; i < rows.size(); ++i)
           if (i == 0 || algorithms[i] != algorithms[i - 1])

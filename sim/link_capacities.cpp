@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/collectives/nccl/nccl_system.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/gpu_catalog.h"
 
 namespace scalecast {
@@ -114,8 +114,9 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   }
   l.server_transfer_cap = per_transfer;
   l.gpu_transfer_cap = per_transfer;
-  if (const double staging = staging_bandwidth(c); staging > 0)
-    l.gpu_transfer_cap = per_transfer > 0 ? std::min(per_transfer, staging) : staging;
+  l.staging_bandwidth = staging_bandwidth(c);
+  if (l.staging_bandwidth > 0)
+    l.gpu_transfer_cap = per_transfer > 0 ? std::min(per_transfer, l.staging_bandwidth) : l.staging_bandwidth;
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
     l.leaf_uplink = c.topology.nodes_per_leaf * l.nic_payload / std::max(1.0, c.topology.oversubscription);
@@ -123,6 +124,9 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   const double server_line = c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth;
   l.server_nic_payload = server_line * c.net.efficiency;
   l.placement = c.ps.placement;
+  l.library = s.library;
+  if (s.library == CollectiveLibrary::nccl && has_gpu(c.gpu))
+    l.nccl = std::make_shared<const collectives::nccl::NcclModel>(c, l, s.nccl);
   return l;
 }
 

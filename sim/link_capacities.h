@@ -2,10 +2,16 @@
 // that collective costs, both simulators, the executor's predictions and calibration read.
 #pragma once
 
+#include <memory>
+
 #include "sim/cluster.h"
 #include "sim/strategy.h"
 
 namespace scalecast {
+
+namespace collectives::nccl {
+class NcclModel;
+}
 
 // A class of links for the alpha-beta model: latency per message step, bytes/s per direction
 // (for transfers of the size it was asked for).
@@ -37,6 +43,7 @@ struct LinkCapacities {
   // host memory: no staging.
   double gpu_transfer_cap = 0;
   double server_transfer_cap = 0;
+  double staging_bandwidth = 0;  // B/s of a transfer through host memory (0: GPUDirect)
   // BytePS's ps-lite over kernel TCP: B/s that the ZeroMQ I/O threads of a worker node's
   // processes, and of one server, move in both directions together (0: no such limit).
   double ps_worker_io = 0;
@@ -55,6 +62,11 @@ struct LinkCapacities {
   // Dedicated parameter servers: their NIC's payload B/s, and where they sit.
   double server_nic_payload = 0;
   Placement placement = Placement::dedicated;
+
+  // The library that runs the run's collectives, and where it is NCCL on a catalog GPU, NCCL's
+  // model of them on these links, built once (null otherwise: the registry's closed forms).
+  CollectiveLibrary library = CollectiveLibrary::nccl;
+  std::shared_ptr<const collectives::nccl::NcclModel> nccl;
 
   int gpus() const { return nodes * gpus_per_node; }
   // One transfer between nodes of `bytes`, alone on the NICs: capped by the NIC, by the transfer
@@ -78,8 +90,9 @@ struct LinkCapacities {
 double library_sockets(const Cluster& cluster, const Strategy& strategy);
 
 // The links of `cluster` as a run of `strategy` uses them (its library decides the per-transfer
-// caps over kernel TCP). Throws std::invalid_argument for a cluster whose links could carry
-// nothing (a rate or an efficiency that is not positive and finite).
+// caps over kernel TCP), with NCCL's model of its collectives where NCCL runs them. Throws
+// std::invalid_argument for a cluster whose links could carry nothing (a rate or an efficiency
+// that is not positive and finite).
 LinkCapacities link_capacities(const Cluster& cluster, const Strategy& strategy);
 
 // Time a collective task spends in the framework outside the transfers, the same in every

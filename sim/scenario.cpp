@@ -591,6 +591,11 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   if (!o.allreduce.empty() && s.aggregation == Aggregation::allreduce)
     s.algorithm = o.allreduce;
   if (!o.library.empty()) s.library = parse_collective_library(o.library);
+  if (const auto* a = collectives::find_allreduce(s.algorithm);
+      a && a->library_choice && s.library != CollectiveLibrary::nccl)
+    throw std::invalid_argument("strategy.allreduce: '" + s.algorithm + "' is NCCL's own choice, and " + method +
+                                " runs its collectives with " + to_string(s.library) +
+                                " (strategy.library): name one of its algorithms or auto");
   if (o.bucket_bytes > 0) s.bucket_bytes = o.bucket_bytes;
   if (o.first_bucket_bytes > 0) s.first_bucket_bytes = o.first_bucket_bytes;
   if (o.cycle_s > 0) s.cycle_s = o.cycle_s;

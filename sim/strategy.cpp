@@ -17,7 +17,7 @@ struct PresetEntry {
 Strategy allreduce_base() {
   Strategy s;
   s.aggregation = Aggregation::allreduce;
-  s.algorithm = "ring";
+  s.algorithm = "auto";
   return s;
 }
 

@@ -44,7 +44,9 @@ struct Strategy {
   bool priority = false;              // send the layers the next forward needs first
   bool overlap_next_forward = false;  // a layer's next forward waits only for its own update
   Aggregation aggregation = Aggregation::allreduce;
-  std::string algorithm = "ring";     // a registered all-reduce algorithm, or "auto"
+  // A registered all-reduce algorithm, or "auto": the library's own (NCCL's choice per size, by
+  // the model `scalecast collective` uses; Gloo's ring)
+  std::string algorithm = "auto";
   double call_overhead_s = 0;         // framework cost per message (negotiation, hooks)
   double mgwfbp_min_elements = 0;     // mgwfbp: a smaller message always merges with the next
   bool node_local_reduce = false;     // PS: reduce inside the node before pushing (BytePS)

@@ -27,6 +27,12 @@ struct SimRun {
   IterationStats stats;
 };
 
+// One all-reduce of `bytes` alone, as the strategy's library runs it, with the framework's cost.
+double allreduce_alone(const Cluster& c, const Strategy& s, double bytes) {
+  const LinkCapacities l = link_capacities(c, s);
+  return collectives::allreduce_s(l, collectives::choose_allreduce(l, s.algorithm, bytes), bytes) + s.call_overhead_s;
+}
+
 SimRun run(const Workload& w, const Cluster& c, const Strategy& s, int iterations = 4) {
   SimRun r;
   r.schedule = build_schedule(w, c, s, iterations);
@@ -44,15 +50,11 @@ TEST(Analytical, BspExposesAllCommunicationAndWfbpOverlapsItWithBackward) {
   const SimRun bsp = run(w, c, bsp_strategy);
   const SimRun wfbp = run(w, c, wfbp_strategy);
   const double compute = w.compute_s();
-  const double one_message =
-      collectives::allreduce_s(link_capacities(c, bsp_strategy), collectives::allreduce_algorithm("ring"), 10e6) +
-      bsp_strategy.call_overhead_s;
+  const double one_message = allreduce_alone(c, bsp_strategy, 10e6);
   // BSP: compute, then one all-reduce of everything, nothing overlaps.
   EXPECT_NEAR(bsp.stats.iteration_s, compute + one_message, 1e-9);
   // WFBP: per-layer all-reduces run during backward; only the last layer's is left after it.
-  const double per_layer =
-      collectives::allreduce_s(link_capacities(c, wfbp_strategy), collectives::allreduce_algorithm("ring"), 1e6) +
-      wfbp_strategy.call_overhead_s;
+  const double per_layer = allreduce_alone(c, wfbp_strategy, 1e6);
   ASSERT_LT(per_layer, 2e-3);  // each fits in one layer's backward time
   EXPECT_NEAR(wfbp.stats.iteration_s, compute + per_layer, 1e-9);
   EXPECT_LT(wfbp.stats.iteration_s, bsp.stats.iteration_s);
@@ -78,9 +80,7 @@ TEST(Analytical, ComputationSlowsWhileItsGpuCommunicates) {
   Cluster shared = alone;
   shared.compute_slowdown = 0.25;
   const Strategy wfbp = make_preset("wfbp-allreduce");
-  const double per_layer =
-      collectives::allreduce_s(link_capacities(alone, wfbp), collectives::allreduce_algorithm("ring"), 1e6) +
-      wfbp.call_overhead_s;
+  const double per_layer = allreduce_alone(alone, wfbp, 1e6);
   ASSERT_LT(per_layer, 2e-3);
   const double stretch = per_layer * 0.25 / 1.25;
   EXPECT_NEAR(run(w, shared, wfbp).stats.iteration_s, run(w, alone, wfbp).stats.iteration_s + 9 * stretch, 1e-9);

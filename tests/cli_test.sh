@@ -76,9 +76,6 @@ check "collective row" 0 "^  1073741824     268435456     float     sum      -1 
 check "collective footer" 0 "^# Avg bus bandwidth    : " -- "$bin" collective "$h100" --op all_reduce --gpus 2 -b 8 -e 1M
 check "collective compare" 0 "^mean \|error\|: .* below 64 KiB \(13 sizes\), .* from 1 MiB \(14 sizes\)" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --compare "$src/validation/data/nccl-tests/nebius-h100-2x8.all_reduce_perf.txt"
 check "collective compare signed error over training sizes" 0 "^mean error from 1 to 64 MiB: [-+][0-9]+\.[0-9]% \([0-9]+ sizes; negative: predicted faster than measured\)$" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --compare "$src/validation/data/nccl-tests/nebius-h100-2x8.all_reduce_perf.txt"
-check "collective timed as training" 0 "registry/ring x0" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 1M -e 4M --timing training
-check "collective training timing is all-reduce only" 2 "training schedules time all-reduces only, not all_gather" -- "$bin" collective "$h100" --op all_gather --gpus 16 --timing training
-check "collective bad timing" 2 "^scalecast collective: --timing: expected nccl or training, got 'fast'" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --timing fast
 check "collective compare with rank prefixes" 0 "nvls/Simple x16" -- "$bin" collective "$src/scenarios/cluster-aws-p5.yaml" --op all_reduce --gpus 8 --compare "$src/validation/data/nccl-tests/aws-p5-1x8.all_reduce_perf.txt"
 check "collective csv" 0 "^scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm,bound$" -- bash -c "'$bin' collective '$h100' --op all_gather --gpus 16 --format csv | head -1"
 check "collective says what sets the time" 0 "^# what sets the time by size: 8 B latency; .* B NICs;$" -- "$bin" collective "$h100" --op all_reduce --gpus 2 -b 8 -e 1G -f 4

@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/expansion.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 #include "sim/link_capacities.h"
 
@@ -24,7 +25,7 @@ double cost(const char* algorithm, const Cluster& c, double bytes) {
 TEST(Registry, ListsEveryAlgorithmOnceAndRefusesUnknownNames) {
   std::set<std::string> names;
   for (const AllreduceAlgorithm* a : allreduce_algorithms()) EXPECT_TRUE(names.insert(a->name).second) << a->name;
-  EXPECT_EQ(names, (std::set<std::string>{"ring", "tree", "halving-doubling", "hierarchical"}));
+  EXPECT_EQ(names, (std::set<std::string>{"ring", "tree", "halving-doubling", "hierarchical", "nccl"}));
   EXPECT_THROW(allreduce_algorithm("rings"), std::invalid_argument);
   EXPECT_EQ(find_allreduce("auto"), nullptr);
   EXPECT_NO_THROW(check_allreduce_choice("auto"));
@@ -102,12 +103,31 @@ TEST(HalvingDoublingAllreduce, PaysEachExchangeTwiceAndFoldsExtraRanks) {
               1e-12);
 }
 
-TEST(AutoAllreduce, PicksTreeForSmallMessagesOnManyNodesAndRingForLargeOnes) {
-  const LinkCapacities many = link_capacities(simple_cluster(32, 4), Strategy{});
+TEST(AutoAllreduce, IsTheLibrarysOwnChoice) {
+  // NCCL on a catalog GPU: its model, the one `scalecast collective` times with.
+  const LinkCapacities nccl = link_capacities(simple_cluster(32, 4), Strategy{});
+  ASSERT_TRUE(nccl.nccl);
+  EXPECT_STREQ(choose_allreduce(nccl, "auto", 4e3).name, "nccl");
+  EXPECT_EQ(allreduce_s(nccl, choose_allreduce(nccl, "auto", 64e6), 64e6),
+            nccl.nccl->time(CollectiveOp::all_reduce, 64e6).seconds);
+  EXPECT_STREQ(choose_allreduce(nccl, "hierarchical", 4e3).name, "hierarchical");
+  // Gloo: its ring.
+  Strategy gloo;
+  gloo.library = CollectiveLibrary::gloo;
+  const LinkCapacities ring = link_capacities(simple_cluster(32, 4), gloo);
+  EXPECT_FALSE(ring.nccl);
+  EXPECT_STREQ(choose_allreduce(ring, "auto", 4e3).name, "ring");
+  // NCCL on a GPU outside the catalog: the cheaper closed form, ring inside one node.
+  Cluster unknown = simple_cluster(32, 4);
+  unknown.gpu = "a-gpu-of-its-own";
+  const LinkCapacities many = link_capacities(unknown, Strategy{});
+  EXPECT_FALSE(many.nccl);
   EXPECT_STREQ(choose_allreduce(many, "auto", 4e3).name, "tree");
   EXPECT_STREQ(choose_allreduce(many, "auto", 256e6).name, "ring");
-  EXPECT_STREQ(choose_allreduce(link_capacities(simple_cluster(1, 8), Strategy{}), "auto", 4e3).name, "ring");
-  EXPECT_STREQ(choose_allreduce(many, "hierarchical", 4e3).name, "hierarchical");
+  Cluster one_node = simple_cluster(1, 8);
+  one_node.gpu = unknown.gpu;
+  EXPECT_STREQ(choose_allreduce(link_capacities(one_node, Strategy{}), "auto", 4e3).name, "ring");
+  EXPECT_THROW(allreduce_s(many, allreduce_algorithm("nccl"), 4e3), std::invalid_argument);
 }
 
 TEST(AlphaBeta, FitPassesThroughTheCostAtBothEnds) {

@@ -32,7 +32,7 @@ Cluster hgx_h100(int nodes, int ppn, int nics = 8, double nic_gbps = 400) {
 }
 
 Estimate chosen(const Cluster& c, Func f, double bytes, const NcclSettings& set = {}) {
-  const NcclSystem s = nccl_system(c, set);
+  const NcclSystem s = nccl_model(c, set).system();
   return estimates(s, nccl_graphs(s, set), enabled(set), f, bytes).front();
 }
 
@@ -73,7 +73,7 @@ TEST(NcclModel, ReproducesTreeTimesNcclPrintedOnThreeH100Nodes) {
 
 TEST(NcclModel, ChannelSearchOnTypicalSystems) {
   const auto graphs = [](const Cluster& c) {
-    const NcclSystem s = nccl_system(c, {});
+    const NcclSystem s = nccl_model(c, {}).system();
     return nccl_graphs(s, {});
   };
   const Graphs one = graphs(hgx_h100(1, 8));
@@ -127,11 +127,11 @@ TEST(NcclModel, UnorderedNetworksRunSimpleOnly) {
 TEST(NcclCollective, AJobUsesTheRailsOfItsGpus) {
   // One GPU of each of two 8-rail nodes crosses one 400 Gb/s NIC; eight GPUs of each cross eight.
   const double bytes = 1073741824;
-  const auto lone = collective_time(hgx_h100(2, 1), {}, CollectiveOp::all_reduce, bytes);
+  const auto lone = nccl_model(hgx_h100(2, 1), {}).time(CollectiveOp::all_reduce, bytes);
   const double lone_busbw = bytes / lone.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
   EXPECT_NEAR(lone_busbw, 400 / 8.0 * 0.95, 1.0);  // one NIC's payload rate
   EXPECT_EQ(lone.bound, "NICs");
-  const auto full = collective_time(hgx_h100(2, 8), {}, CollectiveOp::all_reduce, bytes);
+  const auto full = nccl_model(hgx_h100(2, 8), {}).time(CollectiveOp::all_reduce, bytes);
   const double full_busbw = bytes / full.seconds * bus_factor(CollectiveOp::all_reduce, 16) / 1e9;
   EXPECT_GT(full_busbw, 8 * lone_busbw);  // NVLS-tree puts less than the ring's bytes on the NICs
   EXPECT_EQ(full.algorithm, "nvls_tree/Simple");
@@ -154,22 +154,22 @@ TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
   const double core = core_copy_bandwidth() / 1e9;  // 3.125 GB/s
   // Sockets without helper threads: each rank's proxy thread copies both ways.
   Cluster tcp = two_t4_nodes(Transport::tcp);
-  EXPECT_NEAR(network_bw(nccl_system(tcp, {}), 2), 0.5 * core, 1e-12);
+  EXPECT_NEAR(network_bw(nccl_model(tcp, {}).system(), 2), 0.5 * core, 1e-12);
   // Two helper threads per connection on each of 2 channels: 4 cores a way, beyond the NIC.
   tcp.net.socket_threads = 2;
-  EXPECT_NEAR(network_bw(nccl_system(tcp, {}), 2), 50 / 8.0 * 0.94, 1e-12);
+  EXPECT_NEAR(network_bw(nccl_model(tcp, {}).system(), 2), 50 / 8.0 * 0.94, 1e-12);
   // EFA without device RDMA: the proxy copies what arrives, one core.
   Cluster efa = two_t4_nodes(Transport::efa);
   efa.net.stream_bandwidth = core_copy_bandwidth();
-  EXPECT_NEAR(network_bw(nccl_system(efa, {}), 2), core, 1e-12);
+  EXPECT_NEAR(network_bw(nccl_model(efa, {}).system(), 2), core, 1e-12);
   // GPUDirect RDMA: the NIC places the data, no core bounds it.
-  EXPECT_NEAR(network_bw(nccl_system(two_t4_nodes(Transport::efa), {}), 2), 50 / 8.0 * 0.95, 1e-12);
+  EXPECT_NEAR(network_bw(nccl_model(two_t4_nodes(Transport::efa), {}).system(), 2), 50 / 8.0 * 0.95, 1e-12);
   // A 1 GiB ring all-reduce of two ranks moves 1 GiB each way: at the proxy's half core.
   tcp.net.socket_threads = 0;
   NcclSettings ring;
   ring.algo = "ring";
   const double bytes = 1073741824;
-  const auto t = collective_time(tcp, ring, CollectiveOp::all_reduce, bytes);
+  const auto t = nccl_model(tcp, ring).time(CollectiveOp::all_reduce, bytes);
   EXPECT_EQ(t.algorithm, "ring/Simple");
   EXPECT_NEAR(bytes / t.seconds / 1e9, 0.5 * core, 0.001 * core);
   EXPECT_EQ(t.bound, "host cores");
@@ -181,19 +181,19 @@ TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
   Cluster c = two_t4_nodes(Transport::rdma);
   c.nics_per_node = 4;
   c.nic_bandwidth = 400e9 / 8;
-  const NcclSystem s = nccl_system(c, {});
+  const NcclSystem s = nccl_model(c, {}).system();
   const Graphs g = nccl_graphs(s, {});
   EXPECT_LE(g.ring.channels * g.ring.bw_inter, 12.0 + 1e-9);
   EXPECT_NEAR(network_bw(s, g.comm_channels), 12.0, 1e-12);
   NcclSettings ring;
   ring.algo = "ring";
   const double bytes = 1073741824;
-  const auto t = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+  const auto t = nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes);
   const double busbw = bytes / t.seconds * bus_factor(CollectiveOp::all_reduce, 2) / 1e9;
   EXPECT_LT(busbw, 12.0);
   EXPECT_GT(busbw, 11.0);
   // Eight bytes cost the latencies alone.
-  EXPECT_EQ(collective_time(c, ring, CollectiveOp::all_reduce, 8).bound, "latency");
+  EXPECT_EQ(nccl_model(c, ring).time(CollectiveOp::all_reduce, 8).bound, "latency");
 }
 
 // Two p4d-like nodes: 8 A100 on NVSwitch, 4 x 100 Gb/s EFA v1 (no in-order writes: aws-ofi-nccl's
@@ -217,7 +217,7 @@ TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
   NcclSettings ring;
   ring.algo = "ring";
   auto busbw = [&](const Cluster& c, double bytes) {
-    const auto t = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+    const auto t = nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes);
     return std::pair{bytes / t.seconds * bus_factor(CollectiveOp::all_reduce, 16) / 1e9, t.bound};
   };
   const double nics = 4 * 12.5 * 0.95;  // GB/s of payload a node's NICs carry
@@ -243,7 +243,7 @@ TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
   NcclSettings tree;
   tree.algo = "tree";
   const double bytes = 1073741824;
-  const auto t = collective_time(old_libfabric, tree, CollectiveOp::all_reduce, bytes);
+  const auto t = nccl_model(old_libfabric, tree).time(CollectiveOp::all_reduce, bytes);
   EXPECT_EQ(t.bound, "EFA bounce buffers");
   EXPECT_NEAR(bytes / t.seconds / 1e9, nics / 2, 0.01 * nics);
   // NVLS-tree's messages are its chunks (NCCL_NVLS_CHUNKSIZE, 128 KiB at most): bounced as well,
@@ -253,7 +253,7 @@ TEST(NcclCollective, EfaMessagesBelowTheReadThresholdCrossTheDevicesTwice) {
   h100.fabric = default_fabric("nvlink4");
   NcclSettings nvls_tree;
   nvls_tree.algo = "nvlstree";
-  EXPECT_EQ(collective_time(h100, nvls_tree, CollectiveOp::all_reduce, bytes).bound, "EFA bounce buffers");
+  EXPECT_EQ(nccl_model(h100, nvls_tree).time(CollectiveOp::all_reduce, bytes).bound, "EFA bounce buffers");
 }
 
 TEST(NcclCollective, TheTreesSimplePipelineFillsHopByHop) {
@@ -264,7 +264,7 @@ TEST(NcclCollective, TheTreesSimplePipelineFillsHopByHop) {
   tree.algo = "tree";
   tree.proto = "simple";
   tree.buffsize = 8 * 1048576.0;
-  const NcclSystem s = nccl_system(c, tree);
+  const NcclSystem s = nccl_model(c, tree).system();
   const Graphs g = nccl_graphs(s, tree);
   ASSERT_EQ(g.comm_channels, 8);
   ASSERT_DOUBLE_EQ(g.tree.bw_intra, 24);
@@ -272,15 +272,15 @@ TEST(NcclCollective, TheTreesSimplePipelineFillsHopByHop) {
   NcclSettings no_fill = tree;
   no_fill.pipeline_fill = false;
   const auto fill_us = [&](const NcclSettings& with, double bytes) {
-    return 1e6 * (collective_time(c, with, CollectiveOp::all_reduce, bytes).seconds -
-                  collective_time(c, no_fill, CollectiveOp::all_reduce, bytes).seconds);
+    return 1e6 * (nccl_model(c, with).time(CollectiveOp::all_reduce, bytes).seconds -
+                  nccl_model(c, no_fill).time(CollectiveOp::all_reduce, bytes).seconds);
   };
   // A channel's 1 MiB chunk crosses 7 NVLink hops (43.69 us each) and 1 network hop (87.38 us)
   // up, as many down; the slowest hop's own time is the transfer's: 2 x 393.22 - 87.38 us.
   EXPECT_NEAR(fill_us(tree, 8 * 1048576.0), 699.05, 0.01);
   EXPECT_NEAR(fill_us(tree, 1024 * 1048576.0), 699.05, 0.01);  // the chunk stays one step
   EXPECT_NEAR(fill_us(tree, 1048576.0), 699.05 / 8, 0.01);     // 128 KiB a channel
-  EXPECT_EQ(collective_time(c, tree, CollectiveOp::all_reduce, 4 * 1048576.0).bound, "pipeline fill");
+  EXPECT_EQ(nccl_model(c, tree).time(CollectiveOp::all_reduce, 4 * 1048576.0).bound, "pipeline fill");
 }
 
 TEST(NcclCollective, OnLl128TheTreeHoldsChunksOnlyAtTheNetwork) {
@@ -292,11 +292,11 @@ TEST(NcclCollective, OnLl128TheTreeHoldsChunksOnlyAtTheNetwork) {
   ll128.proto = "ll128";
   NcclSettings no_fill = ll128;
   no_fill.pipeline_fill = false;
-  const NcclSystem s = nccl_system(c, ll128);
+  const NcclSystem s = nccl_model(c, ll128).system();
   const Graphs g = nccl_graphs(s, ll128);
   const auto fill_us = [&](double bytes) {
-    return 1e6 * (collective_time(c, ll128, CollectiveOp::all_reduce, bytes).seconds -
-                  collective_time(c, no_fill, CollectiveOp::all_reduce, bytes).seconds);
+    return 1e6 * (nccl_model(c, ll128).time(CollectiveOp::all_reduce, bytes).seconds -
+                  nccl_model(c, no_fill).time(CollectiveOp::all_reduce, bytes).seconds);
   };
   ASSERT_EQ(g.comm_channels, 16);
   ASSERT_DOUBLE_EQ(g.tree.bw_intra, 48);
@@ -310,8 +310,8 @@ TEST(NcclCollective, OnLl128TheTreeHoldsChunksOnlyAtTheNetwork) {
   EXPECT_NEAR(fill_us(1048576.0), 0.4, 1e-6);
   // One node: LL128 holds nothing anywhere.
   const Cluster one = hgx_h100(1, 8);
-  EXPECT_EQ(collective_time(one, ll128, CollectiveOp::all_reduce, 67108864.0).seconds,
-            collective_time(one, no_fill, CollectiveOp::all_reduce, 67108864.0).seconds);
+  EXPECT_EQ(nccl_model(one, ll128).time(CollectiveOp::all_reduce, 67108864.0).seconds,
+            nccl_model(one, no_fill).time(CollectiveOp::all_reduce, 67108864.0).seconds);
 }
 
 TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
@@ -328,17 +328,17 @@ TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   const double bytes = 1073741824;
   // A ring: both GPUs write and read host memory at once, at the fabric's measured 4 GB/s (below
   // the uplink's 12 / 2 each); bus bandwidth = algorithm bandwidth with two ranks.
-  const auto ar = collective_time(c, ring, CollectiveOp::all_reduce, bytes);
+  const auto ar = nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes);
   EXPECT_NEAR(bytes / ar.seconds / 1e9, 4.0, 0.01);
   EXPECT_EQ(ar.bound, "host memory");
   // A broadcast's chain: one GPU writes, the other reads: the uplink's 12 GB/s each way.
-  const auto bcast = collective_time(c, ring, CollectiveOp::broadcast, bytes);
+  const auto bcast = nccl_model(c, ring).time(CollectiveOp::broadcast, bytes);
   EXPECT_NEAR(bytes / bcast.seconds / 1e9, 12.0, 0.05);
 }
 
 TEST(NcclCollective, EachFurtherGpuOfAThreadAddsItsLaunch) {
-  const auto one = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 1);
-  const auto eight = collective_time(hgx_h100(1, 8), {}, CollectiveOp::all_reduce, 8, 8);
+  const auto one = nccl_model(hgx_h100(1, 8), {}).time(CollectiveOp::all_reduce, 8, 1);
+  const auto eight = nccl_model(hgx_h100(1, 8), {}).time(CollectiveOp::all_reduce, 8, 8);
   EXPECT_NEAR(eight.seconds - one.seconds, 7 * kLaunchPerGpuS, 1e-12);
 }
 

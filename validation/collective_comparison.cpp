@@ -6,25 +6,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/collectives/algorithm_choice.h"
 #include "sim/input_error.h"
-#include "sim/link_capacities.h"
 
 namespace scalecast::validation {
 
-collectives::nccl::CollectiveTime time_collective(const Scenario& s, const Cluster& sized, collectives::CollectiveOp op,
-                                                  double bytes, int gpus_per_thread, CollectiveTiming timing) {
-  if (timing == CollectiveTiming::nccl) return collectives::nccl::collective_time(sized, s.strategy.nccl, op, bytes, gpus_per_thread);
-  if (op != collectives::CollectiveOp::all_reduce)
-    throw std::invalid_argument("--timing training: training schedules time all-reduces only, not " + to_string(op));
-  const Strategy st = strategy_for(s, "bsp-allreduce");
-  const LinkCapacities links = link_capacities(sized, st);
-  const auto& algorithm = collectives::choose_allreduce(links, st.algorithm, bytes);
-  return {collectives::allreduce_s(links, algorithm, bytes), std::string("registry/") + algorithm.name, 0, ""};
-}
-
 CollectiveComparison compare_collective(const Scenario& s, const calibration::NcclTestsOutput& m, int gpus, int nodes,
-                                        int gpus_per_thread, CollectiveTiming timing) {
+                                        int gpus_per_thread) {
   if (m.ranks > 0 && gpus > 0 && m.ranks != gpus)
     throw InputError(m.source + ": its device lines name " + std::to_string(m.ranks) + " ranks, expected " +
                          std::to_string(gpus),
@@ -43,10 +30,11 @@ CollectiveComparison compare_collective(const Scenario& s, const calibration::Nc
   CollectiveComparison out;
   out.sized = sized_for(base, gpus);
   out.gpus_per_thread = gpus_per_thread > 0 ? gpus_per_thread : m.gpus_per_thread;
+  const collectives::nccl::NcclModel model = collectives::nccl::nccl_model(out.sized, s.strategy.nccl);
   double latency = 0, bandwidth = 0, bucket = 0;
   for (const auto& r : m.rows) {
     if (!(r.bytes > 0)) continue;
-    const auto t = time_collective(s, out.sized, m.op, r.bytes, out.gpus_per_thread, timing);
+    const auto t = model.time(m.op, r.bytes, out.gpus_per_thread);
     ComparedSize c{r.bytes, r.time_us, t.seconds * 1e6, t.algorithm + " x" + std::to_string(t.channels), t.bound};
     const double e = std::abs(c.error_pct());
     if (r.bytes < kLatencyRegimeBytes) latency += e, ++out.latency_sizes;

@@ -38,22 +38,10 @@ inline constexpr double kBandwidthRegimeBytes = 1048576;  // from: bandwidth reg
 // Up to: the sizes training sends (DDP's 25 MB buckets, Horovod's 64 MB fusion buffer).
 inline constexpr double kBucketSizesMaxBytes = 67108864;
 
-// How a collective is timed: as NCCL runs it (its algorithm and protocol choice), or with the
-// cost training schedules give an all-reduce (the registered algorithm strategy.allreduce names,
-// ring by default, with the transport's call overhead; all-reduce only).
-enum class CollectiveTiming { nccl, training };
-
-// One size of `op` on the sized cluster, timed as `timing` says. Throws std::invalid_argument for
-// training timing of an operation other than all-reduce.
-collectives::nccl::CollectiveTime time_collective(const Scenario& scenario, const Cluster& sized,
-                                                  collectives::CollectiveOp op, double bytes, int gpus_per_thread,
-                                                  CollectiveTiming timing);
-
 // `gpus`, `nodes` and `gpus_per_thread` (0: from the output's header, else the scenario's one GPU
 // count and its own node count, and 1) size the run. Zero-byte rows are left out. Throws
 // InputError when the sizes disagree with the output's device lines or name no run.
 CollectiveComparison compare_collective(const Scenario& scenario, const calibration::NcclTestsOutput& measured, int gpus,
-                                        int nodes, int gpus_per_thread,
-                                        CollectiveTiming timing = CollectiveTiming::nccl);
+                                        int nodes, int gpus_per_thread);
 
 }  // namespace scalecast::validation

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 
 namespace scalecast {
@@ -15,8 +16,13 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
   if (t.op == CommOp::allreduce) {
     if (!t.algorithm) throw std::invalid_argument("all-reduce task " + std::to_string(t.id) + " has no algorithm");
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
+  } else if (l.nccl) {
+    // DataParallel's reduce to / broadcast from GPU 0, as NCCL's model times them.
+    base = l.nccl->time(t.op == CommOp::reduce ? collectives::CollectiveOp::reduce : collectives::CollectiveOp::broadcast,
+                        t.bytes)
+               .seconds;
   } else {
-    // DataParallel's reduce to / broadcast from GPU 0: NCCL's pipelined chain through the GPUs.
+    // Without NCCL's model: its pipelined chain through the GPUs.
     base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead_s;
   }
   return base + framework_task_s(l, st, t.bytes);

@@ -15,13 +15,21 @@ void check_allreduce_choice(const std::string& name) {
 
 double allreduce_s(const LinkCapacities& l, const AllreduceAlgorithm& a, double bytes) {
   if (l.gpus() <= 1) return 0;
-  return a.cost_s(l, bytes) + l.call_overhead_s;
+  return a.cost_s(l, bytes) + (a.library_choice ? 0 : l.call_overhead_s);
+}
+
+bool nccl_chooses(const LinkCapacities& l, const std::string& requested) {
+  if (!l.nccl) return false;
+  if (requested == kAutomatic) return true;
+  const AllreduceAlgorithm* a = find_allreduce(requested);
+  return a && a->library_choice;
 }
 
 const AllreduceAlgorithm& choose_allreduce(const LinkCapacities& l, const std::string& requested, double bytes) {
+  if (nccl_chooses(l, requested)) return allreduce_algorithm("nccl");
   if (requested != kAutomatic) return allreduce_algorithm(requested);
   const AllreduceAlgorithm& ring = allreduce_algorithm("ring");
-  if (l.nodes <= 1) return ring;
+  if (l.nodes <= 1 || l.library == CollectiveLibrary::gloo) return ring;
   const AllreduceAlgorithm& tree = allreduce_algorithm("tree");
   return tree.cost_s(l, bytes) < ring.cost_s(l, bytes) ? tree : ring;
 }

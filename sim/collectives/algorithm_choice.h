@@ -1,6 +1,6 @@
-// Which registered all-reduce a library runs for a requested name ("auto": NCCL's choice between
-// ring and tree by size), what one costs with the transport's per-call overhead, and MG-WFBP's
-// alpha-beta line through those costs.
+// Which registered all-reduce a library runs for a requested name ("auto": the library's own
+// choice, NCCL's model where NCCL runs the collectives), what one costs with the transport's
+// per-call overhead, and MG-WFBP's alpha-beta line through those costs.
 #pragma once
 
 #include <string>
@@ -16,11 +16,16 @@ inline constexpr std::string_view kAutomatic = "auto";
 // Throws std::invalid_argument unless `name` is a registered algorithm or "auto".
 void check_allreduce_choice(const std::string& name);
 
-// `requested` itself, or for "auto" the cheaper of ring and tree for this size, ring inside one
-// node (NCCL uses trees only across nodes).
+// `requested` itself, or for "auto" the library's own choice: NCCL's (the registered "nccl", its
+// model per size) where the run has NCCL's model; Gloo's ring; for NCCL on a GPU outside the
+// catalog, the cheaper of the ring and tree closed forms, ring inside one node.
 const AllreduceAlgorithm& choose_allreduce(const LinkCapacities& links, const std::string& requested, double bytes);
 
-// The algorithm's cost plus the transport's per-call overhead.
+// Whether `requested` leaves the all-reduce to NCCL's model of the run ("auto", or "nccl" itself).
+bool nccl_chooses(const LinkCapacities& links, const std::string& requested);
+
+// The algorithm's cost plus the transport's per-call overhead (a library's own choice is timed
+// whole by its model).
 double allreduce_s(const LinkCapacities& links, const AllreduceAlgorithm& algorithm, double bytes);
 
 // The line t = a + b*bytes through the chosen algorithm's cost at 1 MB and 64 MB (MG-WFBP's model).

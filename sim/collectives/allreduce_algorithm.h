@@ -25,6 +25,10 @@ struct AllreduceAlgorithm {
   // Shifting every rank by a whole number of nodes maps each step onto itself, so the SimGrid
   // backend may replay one block of nodes with ghost flows into it (exact).
   bool node_symmetric;
+  // A library's own choice, timed by its model (LinkCapacities::nccl): the cost is the whole call
+  // as the library runs it (no transport call overhead on top), and a replay expands what the
+  // model picks at each size (expansion.cpp) rather than `expand`.
+  bool library_choice;
 };
 
 // Every registered algorithm, in the order `--help` and the docs list them.
@@ -33,7 +37,7 @@ const std::vector<const AllreduceAlgorithm*>& allreduce_algorithms();
 const AllreduceAlgorithm* find_allreduce(std::string_view name);
 // Throws std::invalid_argument naming the registered algorithms.
 const AllreduceAlgorithm& allreduce_algorithm(std::string_view name);
-// "ring, tree, halving-doubling, hierarchical" (and ", auto" with the library's own choice).
+// "ring, tree, halving-doubling, hierarchical, nccl" (and ", auto" with the library's own choice).
 std::string allreduce_names(bool with_auto);
 
 }  // namespace scalecast::collectives

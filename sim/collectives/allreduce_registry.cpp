@@ -10,10 +10,11 @@ extern const AllreduceAlgorithm kRingAllreduce;             // ring.cpp
 extern const AllreduceAlgorithm kTreeAllreduce;             // tree.cpp
 extern const AllreduceAlgorithm kHalvingDoublingAllreduce;  // halving_doubling.cpp
 extern const AllreduceAlgorithm kHierarchicalAllreduce;     // hierarchical.cpp
+extern const AllreduceAlgorithm kNcclAllreduce;             // nccl_allreduce.cpp
 
 const std::vector<const AllreduceAlgorithm*>& allreduce_algorithms() {
   static const std::vector<const AllreduceAlgorithm*> all = {
-      &kRingAllreduce, &kTreeAllreduce, &kHalvingDoublingAllreduce, &kHierarchicalAllreduce};
+      &kRingAllreduce, &kTreeAllreduce, &kHalvingDoublingAllreduce, &kHierarchicalAllreduce, &kNcclAllreduce};
   return all;
 }
 

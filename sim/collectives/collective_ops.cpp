@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 
 namespace scalecast::collectives {
@@ -85,6 +86,7 @@ double bus_factor(CollectiveOp op, int n) {
 
 double collective_op_s(const LinkCapacities& l, CollectiveOp op, double bytes, const std::string& algorithm) {
   if (l.gpus() <= 1) return 0;
+  if (nccl_chooses(l, algorithm)) return l.nccl->time(op, bytes).seconds;
   double t = 0;
   switch (op) {
     case CollectiveOp::all_reduce: return allreduce_s(l, choose_allreduce(l, algorithm, bytes), bytes);

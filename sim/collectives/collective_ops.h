@@ -22,10 +22,12 @@ double bus_factor(CollectiveOp op, int ranks);
 
 // Seconds of one operation of `bytes` (nccl-tests' "size": one rank's vector for all-reduce,
 // broadcast and send/recv; the whole gathered or scattered array for all-gather, reduce-scatter
-// and all-to-all) among all GPUs of the cluster, alone on it, with the transport's per-call
-// overhead. `algorithm` chooses the all-reduce (a registered name or "auto"); the others run as
-// NCCL's ring (all-gather, reduce-scatter), pipelined chain (broadcast, reduce), one ring step
-// (send/recv: every rank to the next) and direct exchange (all-to-all).
+// and all-to-all) among all GPUs of the cluster, alone on it. With "auto" where the run has
+// NCCL's model, that model times every operation, as `scalecast collective` does. Otherwise the
+// closed forms with the transport's per-call overhead: `algorithm` chooses the all-reduce (a
+// registered name or "auto"); the others run as NCCL's ring (all-gather, reduce-scatter),
+// pipelined chain (broadcast, reduce), one ring step (send/recv: every rank to the next) and
+// direct exchange (all-to-all).
 double collective_op_s(const LinkCapacities& links, CollectiveOp op, double bytes, const std::string& algorithm);
 
 }  // namespace scalecast::collectives

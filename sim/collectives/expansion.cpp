@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/collectives/allreduce_algorithm.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/node_ring.h"
 #include "sim/collectives/pipelined_chain.h"
 
@@ -30,7 +30,28 @@ Expansion root(const Schedule& s, const Task& t) {
   return pipelined_chain(s.gpus(), t.bytes, t.op == CommOp::reduce);
 }
 
+// The task's all-reduce algorithm; throws std::invalid_argument where it has none.
+const AllreduceAlgorithm& task_algorithm(const Task& t, const char* what) {
+  if (!t.algorithm) throw std::invalid_argument(std::string(what) + ": task " + std::to_string(t.id) + " has no all-reduce algorithm");
+  return *t.algorithm;
+}
+
 }  // namespace
+
+const AllreduceAlgorithm& replayed_allreduce(const Schedule& s, const Task& t) {
+  const AllreduceAlgorithm& a = task_algorithm(t, "replay");
+  if (!a.library_choice) return a;
+  const LinkCapacities links = link_capacities(s.cluster, s.strategy);
+  if (!links.nccl) return allreduce_algorithm("ring");
+  const auto picked = links.nccl->choice(nccl::Func::all_reduce, t.bytes);
+  if (!picked) throw std::invalid_argument("NCCL's masks leave no all-reduce algorithm for task " + std::to_string(t.id));
+  switch (picked->algo) {
+    case nccl::Algo::tree: return allreduce_algorithm("tree");
+    case nccl::Algo::nvls:
+    case nccl::Algo::nvls_tree: return allreduce_algorithm("hierarchical");
+    default: return allreduce_algorithm("ring");
+  }
+}
 
 TransferStages transfer_stages(const Schedule& s, const Task& t) {
   if (t.op != CommOp::push && t.op != CommOp::pull)
@@ -63,9 +84,7 @@ Expansion expand(const Schedule& s, const Task& t) {
   if (t.kind != TaskKind::comm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " is not a communication task");
   const Cluster& c = s.cluster;
   switch (t.op) {
-    case CommOp::allreduce:
-      if (!t.algorithm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " has no all-reduce algorithm");
-      return t.algorithm->expand(c.nodes, c.gpus_per_node, t.bytes);
+    case CommOp::allreduce: return replayed_allreduce(s, t).expand(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
       TransferStages st = transfer_stages(s, t);
@@ -84,9 +103,7 @@ double transfer_count(const Schedule& s, const Task& t) {
   const Cluster& c = s.cluster;
   const double p = c.gpus(), g = c.gpus_per_node;
   switch (t.op) {
-    case CommOp::allreduce:
-      if (!t.algorithm) throw std::invalid_argument("transfer_count: task " + std::to_string(t.id) + " has no all-reduce algorithm");
-      return t.algorithm->transfers(c.nodes, c.gpus_per_node, t.bytes);
+    case CommOp::allreduce: return replayed_allreduce(s, t).transfers(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
       // Every GPU talks to the server (with a node-local reduce, a shard each), unless it hosts

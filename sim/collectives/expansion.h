@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/collectives/transfers.h"
+#include "sim/collectives/allreduce_algorithm.h"
 #include "sim/schedule.h"
 
 namespace scalecast::collectives {
@@ -11,6 +12,13 @@ namespace scalecast::collectives {
 // A colocated server j lives on node (j mod nodes)'s first GPU; a dedicated one after the GPUs.
 int server_endpoint(const Schedule& schedule, int server);
 int node_of(const Cluster& cluster, int endpoint);  // node of a GPU rank; -1 for a dedicated server
+
+// The registered algorithm whose transfers replay an all-reduce task: its own, or where it is a
+// library's choice (NCCL's), the one the library's model picks at the task's size: NCCL's ring,
+// its tree, and for NVLink SHARP (NVLS, NVLS-tree) the hierarchical all-reduce, whose
+// reduce-scatter and all-gather inside each node stand for the switch's reduction and whose
+// network part moves each GPU's share between nodes as NVLS-tree does.
+const AllreduceAlgorithm& replayed_allreduce(const Schedule& schedule, const Task& task);
 
 // Throws std::invalid_argument for compute tasks and for an all-reduce without an algorithm.
 Expansion expand(const Schedule& schedule, const Task& task);

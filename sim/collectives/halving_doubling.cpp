@@ -77,6 +77,6 @@ double transfers(int nodes, int gpus_per_node, double) {
 
 extern const AllreduceAlgorithm kHalvingDoublingAllreduce = {
     "halving-doubling",
-    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, transfers, false};
+    "recursive halving-doubling, node-aware (Rabenseifner 2004; Thakur et al. 2005)", cost, expand, transfers, false, false};
 
 }  // namespace scalecast::collectives

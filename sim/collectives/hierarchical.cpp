@@ -43,6 +43,6 @@ double transfers(int nodes, int g, double) {
 
 extern const AllreduceAlgorithm kHierarchicalAllreduce = {
     "hierarchical", "intra-node reduce-scatter, inter-node ring per local index, intra-node all-gather (2D ring)",
-    cost, expand, transfers, true};
+    cost, expand, transfers, true, false};
 
 }  // namespace scalecast::collectives

@@ -41,6 +41,6 @@ double transfers(int nodes, int gpus_per_node, double) {
 
 extern const AllreduceAlgorithm kRingAllreduce = {
     "ring", "flat ring over all GPUs: 2(p-1) steps of bytes/p (NCCL's ring; Patarasuk and Yuan 2009)", cost, expand,
-    transfers, true};
+    transfers, true, false};
 
 }  // namespace scalecast::collectives

@@ -84,6 +84,6 @@ double transfers(int nodes, int g, double bytes) {
 
 extern const AllreduceAlgorithm kTreeAllreduce = {
     "tree", "NCCL's double binary tree over nodes, chains inside nodes, pipelined in chunks (Sanders et al. 2009)",
-    cost, expand, transfers, false};
+    cost, expand, transfers, false, false};
 
 }  // namespace scalecast::collectives

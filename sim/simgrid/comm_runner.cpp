@@ -22,7 +22,9 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-bool reducible(const Task& t) { return t.op == CommOp::allreduce && t.algorithm && t.algorithm->node_symmetric; }
+bool reducible(const Schedule& s, const Task& t) {
+  return t.op == CommOp::allreduce && collectives::replayed_allreduce(s, t).node_symmetric;
+}
 
 }  // namespace
 
@@ -84,7 +86,7 @@ size_t CommRunner::run_part(const Task& task, const collectives::Expansion& part
 }
 
 FlowGraph CommRunner::graph(const Task& task, const collectives::Expansion& e) {
-  if (o_.block_ranks > 0 && reducible(task)) {
+  if (o_.block_ranks > 0 && reducible(s_, task)) {
     ++stats_.collectives_reduced;
     return block_graph(e, o_.block_ranks, s_.gpus());
   }

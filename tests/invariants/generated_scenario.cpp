@@ -45,7 +45,9 @@ GeneratedCase generate_case(std::mt19937_64& rng, int index, const Bounds& b) {
   std::vector<std::string> methods;
   for (const auto& p : list_presets()) methods.push_back(p.name);
   std::vector<std::string> algorithms = {"auto"};
-  for (const auto* a : collectives::allreduce_algorithms()) algorithms.emplace_back(a->name);
+  // NCCL's own choice is "auto" for NCCL's methods (named, it is refused for Gloo's).
+  for (const auto* a : collectives::allreduce_algorithms())
+    if (!a->library_choice) algorithms.emplace_back(a->name);
 
   GeneratedCase c;
   c.method = pick(rng, methods);

@@ -99,9 +99,9 @@ TEST(Calibration, HeldOutRowsNeverReachTheFit) {
   };
   EXPECT_EQ(values(after), values(before));
   EXPECT_EQ(after.rows, before.rows);
-  // Whereas a calibration row does move them.
+  // Whereas calibration rows do move them (every BSP row across the network, slower alike).
   for (auto& r : s.rows)
-    if (r.method == "bsp-allreduce" && r.gpus == 16) r.throughput *= 0.7;
+    if (is_calibration_row(r) && r.gpus >= 8) r.throughput *= 0.7;
   const GroupFit moved =
       fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP", *backend);
   EXPECT_NE(values(moved), values(before));

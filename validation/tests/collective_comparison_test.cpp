@@ -1,6 +1,5 @@
 // compare_collective's regime figures on a measured run made from the model's own times (which
-// sizes fall in the latency, bandwidth and 1-64 MiB bands, the signed error over the last), and
-// the training schedules' timing of a collective.
+// sizes fall in the latency, bandwidth and 1-64 MiB bands, the signed error over the last).
 #include "validation/collective_comparison.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +19,7 @@ TEST(CollectiveComparison, RegimesAndTheSignedErrorOverTrainingMessageSizes) {
   const double mib = 1048576;
   for (double bytes : {8.0, 65536.0, mib, 64 * mib, 128 * mib}) {
     const double predicted_us =
-        collectives::nccl::collective_time(sized, s.strategy.nccl, measured.op, bytes, 1).seconds * 1e6;
+        collectives::nccl::nccl_model(sized, s.strategy.nccl).time(measured.op, bytes, 1).seconds * 1e6;
     measured.rows.push_back({0, bytes, (bytes <= 64 * mib ? 2 : 1) * predicted_us, 0, 0});
   }
   const CollectiveComparison c = compare_collective(s, measured, 16, 2, 1);
@@ -32,25 +31,6 @@ TEST(CollectiveComparison, RegimesAndTheSignedErrorOverTrainingMessageSizes) {
   EXPECT_NEAR(c.bandwidth_mape, 100.0 / 3, 1e-9);
   EXPECT_NEAR(c.bucket_bias, -50, 1e-9);  // signed: predicted faster than measured
   EXPECT_NEAR(c.bandwidth_max, 50, 1e-9);
-}
-
-TEST(CollectiveComparison, TrainingTimingIsTheRegisteredAllreduceTheScenarioNames) {
-  const std::string path = std::string(SCALECAST_SOURCE_DIR) + "/scenarios/cluster-h100-ndr.yaml";
-  const Scenario ring = load_scenario(path);
-  const Scenario tree = load_scenario(path, std::vector<std::string>{"strategy.allreduce=tree"});
-  const Cluster sized = sized_for(ring.cluster, 16);
-  using collectives::CollectiveOp;
-  const auto t_ring = time_collective(ring, sized, CollectiveOp::all_reduce, 1 << 24, 1, CollectiveTiming::training);
-  const auto t_tree = time_collective(tree, sized, CollectiveOp::all_reduce, 1 << 24, 1, CollectiveTiming::training);
-  EXPECT_EQ(t_ring.algorithm, "registry/ring");
-  EXPECT_EQ(t_tree.algorithm, "registry/tree");
-  EXPECT_GT(t_ring.seconds, 0);
-  EXPECT_NE(t_ring.seconds, t_tree.seconds);
-  // NCCL's timing of the same call is the NCCL model's.
-  EXPECT_EQ(time_collective(ring, sized, CollectiveOp::all_reduce, 1 << 24, 1, CollectiveTiming::nccl).seconds,
-            collectives::nccl::collective_time(sized, ring.strategy.nccl, CollectiveOp::all_reduce, 1 << 24, 1).seconds);
-  EXPECT_THROW(time_collective(ring, sized, CollectiveOp::all_gather, 1 << 24, 1, CollectiveTiming::training),
-               std::invalid_argument);
 }
 
 }  // namespace

@@ -27,12 +27,15 @@ Func func_of(CollectiveOp op) {
 }
 
 // What a GPU's share of host memory traffic allows without peer-to-peer (NCCL's SHM transport:
-// every step stages through host memory over the PCIe uplink the node's GPUs share): the
-// uplink's rate in each direction divided among the GPUs sending at once, and where every GPU
-// both writes and reads host memory (a ring, all-to-all, send/receive), no more than the
-// fabric's collective rate, which is what such a ring measured (pcie3-host, sim/cluster.cpp).
+// every step stages through host memory): its own PCIe link each way, or where the node's GPUs
+// sit behind one host bridge (fabric.bridge_bandwidth), that bridge's rate divided among the GPUs
+// sending at once; and where every GPU both writes and reads host memory (a ring, all-to-all,
+// send/receive), no more than the fabric's collective rate, which is what such a ring measured
+// (pcie3-host, sim/cluster.cpp). GPUs on root ports of their own (a two-socket server without a
+// PCIe switch, pcie3-host's default) share no uplink: ddl-benchmarks' 4 x V100-PCIe nodes
+// all-reduce 1.3 GB at 4.6 GB/s of bus bandwidth, above a 12 GB/s uplink split four ways.
 double shm_bw(const NcclSystem& s, int senders, bool two_way) {
-  const double uplink = s.pcie_bw / std::max(1, senders);
+  const double uplink = s.bridge_bw > 0 ? s.bridge_bw / std::max(1, senders) : s.pcie_bw;
   return two_way ? std::min(uplink, s.fabric_bw) : uplink;
 }
 
@@ -193,23 +196,49 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
 
 }  // namespace
 
-CollectiveTime collective_time(const Cluster& sized, const NcclSettings& settings, CollectiveOp op, double bytes,
-                               int gpus_per_thread) {
-  const NcclSystem s = nccl_system(sized, settings);
+NcclModel::NcclModel(const Cluster& sized, const LinkCapacities& links, const NcclSettings& settings)
+    : settings_(settings), system_(nccl_system(sized, settings)), enabled_(enabled(settings)) {
+  // The run's rates, in NCCL's units: GB/s per NIC of payload, host staging, one-way latency.
+  system_.nic_payload = links.nics > 0 ? links.nic_payload / links.nics / 1e9 : 0;
+  system_.staging_bw = links.staging_bandwidth / 1e9;
+  system_.latency_us = links.network_latency_s * 1e6;
+  graphs_ = nccl_graphs(system_, settings_);
+}
+
+NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
+  Strategy nccl;
+  nccl.nccl = settings;
+  return NcclModel(sized, link_capacities(sized, nccl), settings);
+}
+
+std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
+  std::optional<Estimate> best;
+  for (int ai = 0; ai < kAlgos; ++ai)
+    for (int pi = 0; pi < kProtos; ++pi) {
+      if (!enabled_.algo[static_cast<int>(f)][ai] || !enabled_.proto[static_cast<int>(f)][pi]) continue;
+      const auto e = estimate(system_, graphs_, f, bytes, static_cast<Algo>(ai), static_cast<Proto>(pi), LatencyView::tuning);
+      if (e && (!best || e->time_us < best->time_us)) best = e;  // a tie keeps NCCL's order
+    }
+  return best;
+}
+
+CollectiveTime NcclModel::time(CollectiveOp op, double bytes, int gpus_per_thread) const {
+  const NcclSystem& s = system_;
+  const Graphs& g = graphs_;
+  const NcclSettings& settings = settings_;
   const double launch_s = std::max(0, gpus_per_thread - 1) * kLaunchPerGpuS;
   if (s.ranks <= 1) return {launch_s, "none", 0, "none"};
-  const Graphs g = nccl_graphs(s, settings);
   if (op == CollectiveOp::sendrecv || op == CollectiveOp::alltoall) {
     CollectiveTime t = p2p_time(s, op, bytes, g.comm_channels);
     t.seconds += launch_s;
     return t;
   }
   const Func f = func_of(op);
-  const auto chosen = estimates(s, g, enabled(settings), f, bytes, LatencyView::tuning);
-  if (chosen.empty())
+  const auto chosen = choice(f, bytes);
+  if (!chosen)
     throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
-  Estimate e = *estimate(s, g, f, bytes, chosen.front().algo, chosen.front().proto, LatencyView::physical);
+  Estimate e = *estimate(s, g, f, bytes, chosen->algo, chosen->proto, LatencyView::physical);
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
   // channels sets the transfer.
   const char* bound = "NCCL's channels";

@@ -1,13 +1,18 @@
-// How long an nccl-tests operation takes on a cluster: the algorithm and protocol NCCL picks by
-// its own estimate, timed with the network's physical latency, the scenario's link rates, the
-// pipeline's fill and the launch of each GPU's kernel.
+// NCCL's collectives on one sized cluster, the one model every driver asks (collective,
+// training schedules, calibration, recommend, the executor's sweep): the algorithm and protocol
+// NCCL picks by its own estimate, timed with the network's physical latency, the run's link
+// rates, the pipeline's fill and the launch of each GPU's kernel.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "sim/cluster.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/collectives/nccl/nccl_system.h"
+#include "sim/collectives/nccl/nccl_tuning.h"
+#include "sim/link_capacities.h"
 
 namespace scalecast::collectives::nccl {
 
@@ -28,9 +33,35 @@ struct CollectiveTime {
 // 20 -> 40 us, H100: 13 -> 35 us at 8 B), put each further GPU at ~3 us.
 inline constexpr double kLaunchPerGpuS = 3e-6;
 
-// One operation of `bytes` (nccl-tests' size) among the sized cluster's GPUs. `gpus_per_thread`
-// is nccl-tests' -g. Throws std::invalid_argument for masks that enable nothing here.
-CollectiveTime collective_time(const Cluster& sized, const NcclSettings& settings, CollectiveOp op, double bytes,
-                               int gpus_per_thread = 1);
+// What NCCL sees of a sized run and the graphs its search finds there, worked out once; the
+// link rates are the run's (LinkCapacities: what calibration fits), converted to NCCL's GB/s
+// and microseconds here and nowhere else.
+class NcclModel {
+ public:
+  // Throws std::invalid_argument for a GPU outside the catalog or masks NCCL cannot parse.
+  NcclModel(const Cluster& sized, const LinkCapacities& links, const NcclSettings& settings);
+
+  // One operation of `bytes` (nccl-tests' size) among the run's GPUs, alone on them: the whole
+  // call as nccl-tests times it. `gpus_per_thread` is nccl-tests' -g. Throws
+  // std::invalid_argument where the masks enable no algorithm for the operation.
+  CollectiveTime time(CollectiveOp op, double bytes, int gpus_per_thread = 1) const;
+  // NCCL's choice for `bytes` (nccl-tests' size) of a reduction-type operation, by its own
+  // estimate; nullopt where the masks leave none.
+  std::optional<Estimate> choice(Func f, double bytes) const;
+
+  const NcclSystem& system() const { return system_; }
+  const Graphs& graphs() const { return graphs_; }
+  const NcclSettings& settings() const { return settings_; }
+
+ private:
+  NcclSettings settings_;
+  NcclSystem system_;
+  Graphs graphs_;
+  Enabled enabled_;
+};
+
+// The model of `sized` under `settings` with the link capacities of a run of NCCL there, for
+// one-off questions; a run builds its model once (LinkCapacities::nccl).
+NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings);
 
 }  // namespace scalecast::collectives::nccl

@@ -43,12 +43,11 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.nvswitch = c.fabric.nvswitch;
   s.peer_to_peer = c.fabric.peer_to_peer;
   s.fabric_bw = c.fabric.link_bandwidth / 1e9;
+  s.bridge_bw = c.fabric.bridge_bandwidth / 1e9;
   s.nvlink_bw = gpu.nvlinks > 0 ? gpu.nvlinks * nvlink_bw(s.cc) : s.fabric_bw;  // a bridge: its own rate
   s.pcie_bw = pcie_bandwidth(gpu) / 1e9;
   s.nics = c.nics_used();
   s.nic_bw = c.nic_bandwidth / 1e9;
-  s.nic_payload = c.nic_bandwidth * c.net.efficiency / 1e9;
-  s.staging_bw = staging_bandwidth(c) / 1e9;
   s.core_copy_bw = c.net.stream_bandwidth / 1e9;
   s.gdr = c.net.host_staging_bandwidth <= 0 && c.transport != Transport::tcp;
   s.sockets = c.transport == Transport::tcp;
@@ -59,7 +58,6 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   // instead (core_copy_bw).
   s.bounce_below = c.transport == Transport::efa && !s.ordered_writes && s.gdr ? c.net.read_threshold : 0;
   s.reported_latency_us = c.net.reported_latency_s * 1e6;
-  s.latency_us = c.net.latency_s * 1e6;
   s.amd = c.cpu == CpuVendor::amd;
   s.nvls = settings.nvls && s.nvswitch && s.cc >= 90 && s.ppn > 2;
   return s;

@@ -17,8 +17,11 @@ struct NcclSystem {
   double nvlink_bw = 0;                // GB/s per GPU: links x NCCL's per-link figure
   double pcie_bw = 12;                 // GB/s of a GPU's x16 link
   double fabric_bw = 0;                // GB/s per GPU that the scenario's fabric gives collectives
+  double bridge_bw = 0;                // GB/s of a host bridge all of a node's GPU copies cross
+                                       // (fabric.bridge_bandwidth; 0: each GPU has its own link)
   int nics = 0;                        // NICs a node's ranks use
   double nic_bw = 0;                   // GB/s per NIC, line rate as NCCL reads it
+  // The run's rates (NcclModel sets them from its LinkCapacities; nccl_system leaves them 0):
   double nic_payload = 0;              // GB/s per NIC that transfers carry (line x efficiency)
   double staging_bw = 0;               // GB/s through host memory without GPUDirect (0: none)
   double core_copy_bw = 0;             // GB/s one host core copies of network data (0: the NIC
@@ -31,12 +34,14 @@ struct NcclSystem {
                                        // bounce buffers and the EFA device copies it on into GPU
                                        // memory (aws-ofi-nccl's SENDRECV protocol); 0: never
   double reported_latency_us = 0;      // what the net plugin reports (tuning adds it)
-  double latency_us = 0;               // one-way network latency
+  double latency_us = 0;               // one-way network latency, with the hosts' work per message
   bool amd = false;                    // AMD hosts
   bool nvls = false;                   // NVLink SHARP usable: NVSwitch, SM90+, > 2 ranks a node
 };
 
-// Throws std::invalid_argument for a GPU outside the catalog.
+// What NCCL sees of the cluster's topology and line rates, for its channel search (the run's
+// payload, staging and latency rates come from NcclModel). Throws std::invalid_argument for a GPU
+// outside the catalog.
 NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
 
 // Host cores that copy a node's network data each way on `channels` channels, where cores copy
