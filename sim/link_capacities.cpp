@@ -125,7 +125,9 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   l.server_nic_payload = server_line * c.net.efficiency;
   l.placement = c.ps.placement;
   l.library = s.library;
-  if (s.library == CollectiveLibrary::nccl && has_gpu(c.gpu))
+  // NCCL runs the collectives of all-reduce methods and DataParallel (BytePS's node-local stages
+  // keep their closed forms).
+  if (s.library == CollectiveLibrary::nccl && s.aggregation != Aggregation::parameter_server && has_gpu(c.gpu))
     l.nccl = std::make_shared<const collectives::nccl::NcclModel>(c, l, s.nccl);
   return l;
 }

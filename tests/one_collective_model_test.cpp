@@ -72,5 +72,21 @@ TEST(OneCollectiveModel, NcclAlgoMovesTrainingPredictions) {
   EXPECT_NE(seen[1], seen[2]);
 }
 
+// BERT-Large under DDP on 1024 H100s (128 nodes, eight 400 Gb/s rails): what NCCL runs (its tree
+// and NVLS-tree across nodes) against a flat ring of 1024 ranks, whose 2(p-1) steps of latency
+// dominate the buckets. NCCL_ALGO=ring reproduces the ring's answer.
+TEST(OneCollectiveModel, BertLargeAt1024H100sScalesAsNcclRunsIt) {
+  const std::string path = std::string(SCALECAST_SOURCE_DIR) + "/scenarios/whatif-bert-large-1024-h100.yaml";
+  const auto efficiency = [&](const std::vector<std::string>& sets) {
+    const Scenario s = load_scenario(path, sets);
+    return predict(s, build_workload(s).workload, "ddp", 1024, AnalyticalBackend()).row.efficiency;
+  };
+  const double nccl = efficiency({}), ring = efficiency({"strategy.nccl_algo=ring"});
+  const double closed_ring = efficiency({"strategy.allreduce=ring"});
+  EXPECT_GT(nccl, 0.9);
+  EXPECT_LT(ring, 0.5);
+  EXPECT_NEAR(ring / closed_ring, 1, 0.2);  // NCCL's ring and the textbook ring, alike
+}
+
 }  // namespace
 }  // namespace scalecast

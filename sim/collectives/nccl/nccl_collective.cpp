@@ -197,12 +197,23 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
 }  // namespace
 
 NcclModel::NcclModel(const Cluster& sized, const LinkCapacities& links, const NcclSettings& settings)
-    : settings_(settings), system_(nccl_system(sized, settings)), enabled_(enabled(settings)) {
+    : settings_(settings), system_(nccl_system(sized, settings)) {
   // The run's rates, in NCCL's units: GB/s per NIC of payload, host staging, one-way latency.
   system_.nic_payload = links.nics > 0 ? links.nic_payload / links.nics / 1e9 : 0;
   system_.staging_bw = links.staging_bandwidth / 1e9;
   system_.latency_us = links.network_latency_s * 1e6;
   graphs_ = nccl_graphs(system_, settings_);
+  const Enabled on = enabled(settings_);
+  for (int f = 0; f < kFuncs; ++f)
+    for (int a = 0; a < kAlgos; ++a)
+      for (int p = 0; p < kProtos; ++p) {
+        const auto algo = static_cast<Algo>(a);
+        const auto proto = static_cast<Proto>(p);
+        const auto func = static_cast<Func>(f);
+        physical_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::physical);
+        if (on.algo[f][a] && on.proto[f][p])
+          tuning_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::tuning);
+      }
 }
 
 NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
@@ -213,12 +224,11 @@ NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
 
 std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
   std::optional<Estimate> best;
-  for (int ai = 0; ai < kAlgos; ++ai)
-    for (int pi = 0; pi < kProtos; ++pi) {
-      if (!enabled_.algo[static_cast<int>(f)][ai] || !enabled_.proto[static_cast<int>(f)][pi]) continue;
-      const auto e = estimate(system_, graphs_, f, bytes, static_cast<Algo>(ai), static_cast<Proto>(pi), LatencyView::tuning);
-      if (e && (!best || e->time_us < best->time_us)) best = e;  // a tie keeps NCCL's order
-    }
+  for (const auto& entry : tuning_[static_cast<int>(f)]) {
+    if (!entry) continue;
+    const Estimate e = at_size(*entry, system_, graphs_, f, bytes);
+    if (!best || e.time_us < best->time_us) best = e;  // a tie keeps NCCL's order
+  }
   return best;
 }
 
@@ -238,7 +248,9 @@ CollectiveTime NcclModel::time(CollectiveOp op, double bytes, int gpus_per_threa
   if (!chosen)
     throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
-  Estimate e = *estimate(s, g, f, bytes, chosen->algo, chosen->proto, LatencyView::physical);
+  Estimate e = at_size(*physical_[static_cast<int>(f)][static_cast<int>(chosen->algo) * kProtos +
+                                                     static_cast<int>(chosen->proto)],
+                       s, g, f, bytes);
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
   // channels sets the transfer.
   const char* bound = "NCCL's channels";

@@ -4,6 +4,7 @@
 // rates, the pipeline's fill and the launch of each GPU's kernel.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -57,7 +58,11 @@ class NcclModel {
   NcclSettings settings_;
   NcclSystem system_;
   Graphs graphs_;
-  Enabled enabled_;
+  // NCCL's tuning table (its estimate's view of latency, for the choice) and the same entries
+  // with the physical latency (for the time), per function, algorithm x protocol; entries NCCL
+  // would not run, or the masks leave out of the choice, are empty.
+  using Table = std::array<std::array<std::optional<Estimate>, kAlgos * kProtos>, kFuncs>;
+  Table tuning_, physical_;
 };
 
 // The model of `sized` under `settings` with the link capacities of a run of NCCL there, for

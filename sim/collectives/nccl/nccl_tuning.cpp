@@ -46,8 +46,7 @@ bool runs(const NcclSystem& s, const Graphs& g, Func f, Algo a, Proto p) {
 
 }  // namespace
 
-std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo a, Proto p,
-                                 LatencyView view) {
+std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, Algo a, Proto p, LatencyView view) {
   if (!runs(s, g, func, a, p)) return std::nullopt;
   const int n = s.ranks, nodes = s.nodes;
   const double ppn = static_cast<double>(n) / nodes;
@@ -100,12 +99,25 @@ std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func
     case Algo::pat: lat = 8 + log2i(nodes) * inter_lat / 3.5 + n * 2.8; break;
     default: break;
   }
+  return Estimate{a, p, lat, alg, 0, gr.channels};
+}
+
+Estimate at_size(Estimate e, const NcclSystem& s, const Graphs& g, Func func, double bytes) {
   // Time for this size (ncclTopoGetAlgoTime, tuning.cc:561-578).
+  const bool ar = func == Func::all_reduce;
   const int log_size = log2i(std::floor(bytes / 64));
-  if (a == Algo::tree && ar && log_size >= 0 && log_size < 23) alg *= tree_correction(p, log_size);
-  if (a == Algo::ring && p == Proto::simple && nodes > 1 && ar && bytes / (g.comm_channels * n) >= 64)
-    lat *= s.cc < 80 ? 1.9 : 1.4;  // the ring's plateau
-  return Estimate{a, p, lat, alg, lat + bytes / (1000 * alg), gr.channels};
+  if (e.algo == Algo::tree && ar && log_size >= 0 && log_size < 23) e.bandwidth *= tree_correction(e.proto, log_size);
+  if (e.algo == Algo::ring && e.proto == Proto::simple && s.nodes > 1 && ar && bytes / (g.comm_channels * s.ranks) >= 64)
+    e.latency_us *= s.cc < 80 ? 1.9 : 1.4;  // the ring's plateau
+  e.time_us = e.latency_us + bytes / (1000 * e.bandwidth);
+  return e;
+}
+
+std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo a, Proto p,
+                                 LatencyView view) {
+  const auto e = tuned(s, g, func, a, p, view);
+  if (!e) return std::nullopt;
+  return at_size(*e, s, g, func, bytes);
 }
 
 std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enabled& enabled, Func func, double bytes,

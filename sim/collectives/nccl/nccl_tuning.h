@@ -27,6 +27,11 @@ enum class LatencyView { tuning, physical };
 // whole buffer for all-gather and reduce-scatter), fastest first, ties to NCCL's order.
 std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enabled& enabled, Func func, double bytes,
                                 LatencyView view = LatencyView::tuning);
+// NCCL's tuning table entry (ncclTopoTuneModel) for `(algo, proto)`: its latency and algorithm
+// bandwidth before any size's corrections, time_us 0; nullopt when NCCL would not run it there.
+std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, Algo algo, Proto proto, LatencyView view);
+// A table entry at `bytes` (ncclTopoGetAlgoTime): the tree's correction and the ring's plateau.
+Estimate at_size(Estimate tuned, const NcclSystem& s, const Graphs& g, Func func, double bytes);
 // The one `(algo, proto)` estimated with `view`; nullopt when NCCL would not run it there.
 std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo algo, Proto proto,
                                  LatencyView view);
