@@ -11,9 +11,11 @@ namespace scalecast::calibration {
 
 struct CollectiveSample {
   std::string where;  // FILE:LINE or FILE: task N, for reports
+  std::string file;   // the measurement file it came from
   collectives::CollectiveOp op = collectives::CollectiveOp::all_reduce;
   int nodes = 1;
   int gpus_per_node = 1;
+  int gpus_per_thread = 1;  // nccl-tests' -g: GPUs one thread drives (each adds a launch)
   double bytes = 0;   // nccl-tests' size of the operation
   double time_s = 0;
   std::string algorithm = "auto";  // all-reduce: a registered algorithm, or the library's choice

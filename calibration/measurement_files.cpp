@@ -1,5 +1,5 @@
 // Format detection by content (a JSON timeline, the sweep's CSV header, the validation table's
-// columns, nccl-tests' table), and collectives as fit samples through the closed forms.
+// columns, nccl-tests' table), and collectives as fit samples through the model that times them.
 #include "calibration/measurement_files.h"
 
 #include <fstream>
@@ -9,6 +9,8 @@
 #include "calibration/readers/sweep_csv.h"
 #include "calibration/readers/timeline_samples.h"
 #include "sim/input_error.h"
+#include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/link_capacities.h"
 
 namespace scalecast::calibration {
@@ -42,30 +44,36 @@ MeasurementFormat detect_format(const std::string& path) {
                     "execute timeline, or a measured throughput table), got none of them");
 }
 
-std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format) {
+std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format,
+                                                      const Cluster* cluster, int gpus) {
+  std::vector<CollectiveSample> out;
   switch (format) {
-    case MeasurementFormat::sweep_csv: return read_sweep_csv(path);
-    case MeasurementFormat::timeline: return read_timeline_samples(path);
+    case MeasurementFormat::sweep_csv: out = read_sweep_csv(path); break;
+    case MeasurementFormat::timeline: out = read_timeline_samples(path); break;
     case MeasurementFormat::nccl_tests: {
       std::ifstream in(path);
-      std::vector<CollectiveSample> out;
       for (const auto& run : read_nccl_tests(in, path))
-        for (auto& s : nccl_tests_samples(run)) out.push_back(std::move(s));
-      return out;
+        for (auto& s : nccl_tests_samples(run, cluster, gpus)) out.push_back(std::move(s));
+      break;
     }
-    case MeasurementFormat::throughput_table: break;
+    case MeasurementFormat::throughput_table: throw SourceError(path + ": holds throughputs, not collectives");
   }
-  throw SourceError(path + ": holds throughputs, not collectives");
+  for (auto& s : out) s.file = path;
+  return out;
 }
 
-FitSample fit_sample(const CollectiveSample& s) {
-  return {s.where, s.time_s, [s](const Cluster& base) {
+FitSample fit_sample(const CollectiveSample& s, const collectives::nccl::NcclSettings& nccl) {
+  return {s.where, s.time_s, [s, nccl](const Cluster& base) {
             Cluster c = base;
             c.nodes = s.nodes;
             c.gpus_per_node = s.gpus_per_node;
             Strategy ran;
             ran.library = s.library;
-            return collectives::collective_op_s(link_capacities(c, ran), s.op, s.bytes, s.algorithm);
+            ran.nccl = nccl;
+            const LinkCapacities links = link_capacities(c, ran);
+            if (collectives::nccl_chooses(links, s.algorithm))
+              return links.nccl->time(s.op, s.bytes, s.gpus_per_thread).seconds;
+            return collectives::collective_op_s(links, s.op, s.bytes, s.algorithm);
           },
           {}};
 }

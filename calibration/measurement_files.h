@@ -17,11 +17,14 @@ std::string to_string(MeasurementFormat format);
 // Throws SourceError naming the file when it is none of the formats.
 MeasurementFormat detect_format(const std::string& path);
 
-// The collectives of a sweep, nccl-tests or timeline file; throws SourceError for a bad one.
-std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format);
+// The collectives of a sweep, nccl-tests or timeline file; throws SourceError for a bad one. An
+// nccl-tests output without device lines ran on `gpus` of `cluster` (calibrate --gpus).
+std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format,
+                                                      const Cluster* cluster = nullptr, int gpus = 0);
 
-// A collective as a fit predicts it: the closed form on the cluster resized to the sample's
-// nodes and GPUs per node.
-FitSample fit_sample(const CollectiveSample& sample);
+// A collective as a fit predicts it on the cluster resized to the sample's nodes and GPUs per
+// node: where NCCL ran it and chooses the algorithm, NCCL's model under `nccl` (the scenario's
+// settings), the one `collective` and training use; else the closed form of its algorithm.
+FitSample fit_sample(const CollectiveSample& sample, const collectives::nccl::NcclSettings& nccl = {});
 
 }  // namespace scalecast::calibration

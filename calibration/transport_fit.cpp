@@ -177,6 +177,28 @@ Folds make_folds(const std::vector<FitSample>& samples, int folds) {
   return out;
 }
 
+Folds folds_by_group(const std::vector<std::string>& group) {
+  Folds out;
+  std::vector<std::string> seen;
+  for (const auto& g : group) {
+    auto it = std::find(seen.begin(), seen.end(), g);
+    if (it == seen.end()) it = seen.insert(seen.end(), g);
+    out.of.push_back(static_cast<int>(it - seen.begin()));
+  }
+  out.count = static_cast<int>(seen.size());
+  return out;
+}
+
+Folds folds_by_size(const std::vector<double>& bytes) {
+  std::vector<double> sorted = bytes;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+  Folds out;
+  out.count = 2;
+  for (double b : bytes) out.of.push_back(b < median ? 0 : 1);
+  return out;
+}
+
 namespace {
 
 double log_ratio(const FitSample& s, const Cluster& c) {

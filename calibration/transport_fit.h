@@ -63,6 +63,12 @@ struct Folds {
   bool by_workload = false;
 };
 Folds make_folds(const std::vector<FitSample>& samples, int folds);
+// Folds that hold out what dealt folds cannot: each of two or more groups whole (a measurement
+// file per fold: `group` names each sample's), or the sizes below the median size against the
+// rest (`bytes` of each sample): a constant that serves only small or only large messages, or
+// only one run, does not carry over.
+Folds folds_by_group(const std::vector<std::string>& group);
+Folds folds_by_size(const std::vector<double>& bytes);
 
 // Each sample predicted by the defaults, and by the constants kept fitted to the other folds:
 // log(predicted / measured) of both, sample by sample.

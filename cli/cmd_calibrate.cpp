@@ -13,6 +13,7 @@
 #include "calibration/measurement_files.h"
 #include "cli/command.h"
 #include "cli/common.h"
+#include "sim/ranges.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "validation/calibration_split.h"
@@ -59,16 +60,42 @@ void write_residuals(std::ostream& out, const std::vector<calibration::FitSample
   }
 }
 
+// Collectives held out by what dealt folds mix: the sizes below the median against the rest, and
+// each measurement file whole; each line gives the held-out error with the defaults and with the
+// constants that carry over across those folds.
+void print_structured_holdouts(std::ostream& out, const std::vector<calibration::FitSample>& samples,
+                               const std::vector<calibration::CollectiveSample>& collectives, const Scenario& base,
+                               const std::vector<calibration::Parameter>& parameters) {
+  std::vector<double> bytes;
+  std::vector<std::string> files;
+  for (const auto& c : collectives) {
+    bytes.push_back(c.bytes);
+    files.push_back(c.file);
+  }
+  std::vector<std::pair<std::string, calibration::Folds>> splits = {
+      {"by size (below the median size against the rest)", calibration::folds_by_size(bytes)}};
+  const calibration::Folds by_file = calibration::folds_by_group(files);
+  if (by_file.count >= 2) splits.push_back({"by file (" + std::to_string(by_file.count) + " files, one held out at a time)", by_file});
+  for (const auto& [what, folds] : splits) {
+    std::cerr << "calibrate: holding out " << what << " ...\n";
+    const auto held = calibration::fit_carried_over(samples, base.cluster, parameters, folds);
+    out << fmt::format("held out {}: {:.1f}% with the defaults, {:.1f}% calibrated\n", what,
+                       calibration::mape(held.cv.before), calibration::mape(held.cv.after));
+  }
+}
+
 int run(const std::vector<std::string>& args) {
   po::options_description opts("options");
   std::vector<std::string> files;
   std::string scenario_path, output, residuals, backend_name, network;
-  int folds = 5;
+  int folds = 5, gpus = 0;
   opts.add_options()
       ("measurements", po::value(&files)->required(), "measurement files (format told from the content)")
       ("scenario", po::value(&scenario_path), "scenario of the measured cluster: its constants are the defaults "
                                               "(required for sweeps, nccl-tests output and timelines)")
       ("network,n", po::value(&network), "throughput tables: use the rows of this network only")
+      ("gpus", po::value(&gpus), "nccl-tests output without its '# Rank' lines ran on this many GPUs of the scenario's "
+                                 "cluster")
       ("folds", po::value(&folds)->default_value(5),
        "cross-validation folds (2 or more); measurements of three or more workloads get one fold per workload")
       ("output,o", po::value(&output), "write the calibrated cluster file to FILE instead of stdout")
@@ -82,6 +109,9 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("calibrate", "MEASUREMENTS... --scenario BASE.yaml [-o cluster.yaml]", opts, pos, args, vm))
       return 0;
     if (folds < 2) throw std::invalid_argument("--folds must be 2 or more");
+    if (vm.count("gpus") && (gpus < 2 || gpus > ranges::kMaxGpus))
+      throw std::invalid_argument("--gpus: expected 2 to " + std::to_string(ranges::kMaxGpus) + " GPUs, got " +
+                                  std::to_string(gpus));
     const auto backend = make_backend(backend_name);
     std::unique_ptr<Scenario> base;
     if (!scenario_path.empty()) base = std::make_unique<Scenario>(load_scenario(scenario_path));
@@ -91,7 +121,8 @@ int run(const std::vector<std::string>& args) {
       const auto format = calibration::detect_format(f);
       std::cerr << "calibrate: " << f << ": " << to_string(format) << '\n';
       if (format != calibration::MeasurementFormat::throughput_table) {
-        for (auto& s : calibration::read_collective_samples(f, format)) collectives.push_back(std::move(s));
+        for (auto& s : calibration::read_collective_samples(f, format, base ? &base->cluster : nullptr, gpus))
+          collectives.push_back(std::move(s));
         continue;
       }
       const std::string folder = std::filesystem::path(f).parent_path().string();
@@ -113,7 +144,7 @@ int run(const std::vector<std::string>& args) {
     for (const auto& r : tables->rows) servers = servers || r.method.find("-ps") != std::string::npos;
     const auto parameters = calibration::transport_parameters(base->cluster, servers);
     std::vector<calibration::FitSample> samples;
-    for (const auto& c : collectives) samples.push_back(calibration::fit_sample(c));
+    for (const auto& c : collectives) samples.push_back(calibration::fit_sample(c, base->strategy.nccl));
     for (std::size_t i = 0; i < tables->rows.size(); ++i)
       if (tables->cases[i].expressible)
         samples.push_back(validation::throughput_sample(tables->rows[i], tables->cases[i], parameters, *backend));
@@ -136,6 +167,7 @@ int run(const std::vector<std::string>& args) {
               << fmt::format("{:.1f}%", calibration::mape(rec.fit.fitted_residuals)) << " calibrated\n"
               << "held out (cross-validation, " << fold_words << "): " << fmt::format("{:.1f}%", before)
               << " with the defaults, " << fmt::format("{:.1f}%", after) << " calibrated\n";
+    if (tables->rows.empty()) print_structured_holdouts(std::cerr, samples, collectives, *base, parameters);
     const bool any = std::any_of(rec.fit.results.begin(), rec.fit.results.end(), [](const auto& r) {
       return r.status == calibration::FitStatus::fitted;
     });

@@ -56,7 +56,10 @@ int run(const std::vector<std::string>& args) {
     if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     validation::write_summary(std::cout, v, format);
-    if (format == "table") validation::write_collective_summary(std::cout, v.collectives);
+    if (format == "table") {
+      validation::write_collective_summary(std::cout, v.collectives);
+      validation::write_holdout_summary(std::cout, v.collective_holdouts);
+    }
     std::optional<validation::Ablation> ablated;
     if (ablation) {
       ablated = validation::run_ablation(options, v, std::cerr);

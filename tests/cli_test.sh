@@ -80,6 +80,9 @@ check "collective compare with rank prefixes" 0 "nvls/Simple x16" -- "$bin" coll
 check "collective csv" 0 "^scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm,bound$" -- bash -c "'$bin' collective '$h100' --op all_gather --gpus 16 --format csv | head -1"
 check "collective says what sets the time" 0 "^# what sets the time by size: 8 B latency; .* B NICs;$" -- "$bin" collective "$h100" --op all_reduce --gpus 2 -b 8 -e 1G -f 4
 check "collective nccl algo" 0 "ring/" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 1G -e 1G --set strategy.nccl_algo=ring
+check "calibrate an nccl-tests output without device lines, sized by --gpus" 0 "^held out by size" -- "$bin" calibrate "$src/validation/data/nccl-tests/aws-p5-2x8.all_reduce_perf.txt" --gpus 16 --scenario "$src/scenarios/cluster-aws-p5.yaml" -o /dev/null
+check "calibrate holds out whole files" 0 "^held out by file \\(2 files" -- "$bin" calibrate "$src/validation/data/nccl-tests/aws-p5-2x8.all_reduce_perf.txt" "$src/validation/data/nccl-tests/aws-p5-2x8-nccl2.22.all_reduce_perf.txt" --gpus 16 --scenario "$src/scenarios/cluster-aws-p5.yaml" -o /dev/null
+check "calibrate without device lines or --gpus" 2 "or --gpus" -- "$bin" calibrate "$src/validation/data/nccl-tests/aws-p5-2x8.all_reduce_perf.txt" --scenario "$src/scenarios/cluster-aws-p5.yaml" -o /dev/null
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce

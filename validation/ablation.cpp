@@ -96,6 +96,7 @@ Ablation run_ablation(const ValidationOptions& options, const ValidationResult& 
   for (const MechanismInfo& m : mechanisms()) {
     progress << "validate: ablation, " << m.name << " switched off ..." << std::flush;
     ValidationOptions o = options;
+    o.collective_holdouts = false;
     o.cluster.sets.push_back({"switched_off=[" + m.name + "]", "--ablation"});
     std::ostringstream quiet;  // each run's own progress lines
     a.runs.push_back(ablation_run(run_validation(o, quiet), m.name));

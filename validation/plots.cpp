@@ -119,6 +119,28 @@ Plot scatter_plot(const ValidationResult& v, Mode mode, const fs::path& dir) {
   return plot;
 }
 
+// Bus bandwidth against size for one measured collective: nccl-tests' busbw of the measured and
+// the predicted time (doc/PERFORMANCE.md: bytes / time x the operation's bus factor).
+Plot collective_plot(const ClusterRun& run, const fs::path& dir) {
+  Plot plot{"collective-" + slug(run.cluster), ""};
+  const CollectiveComparison& k = run.comparison;
+  const double factor = collectives::bus_factor(run.op, k.sized.gpus());
+  std::string data = "# bytes measured_busbw predicted_busbw (GB/s)\n";
+  for (const ComparedSize& c : k.sizes)
+    data += fmt::format("{:.0f} {:.6g} {:.6g}\n", c.bytes, c.bytes / (c.measured_us * 1e3) * factor,
+                        c.bytes / (c.predicted_us * 1e3) * factor);
+  if (k.sizes.empty()) return {};
+  write_file(dir / (plot.name + ".dat"), data);
+  plot.script = "set output " + gnuplot_quoted(plot.name + ".png") + "\nset title " +
+                gnuplot_quoted(run.cluster + ": " + to_string(run.op) + " on " + std::to_string(k.sized.nodes) + " x " +
+                               std::to_string(k.sized.gpus_per_node) + " " + k.sized.gpu +
+                               ", bus bandwidth (points measured, line predicted)") +
+                "\nset xlabel 'size (bytes)'\nset ylabel 'bus bandwidth (GB/s)'\nset logscale x 2\nset format x '%.0b%B'\nset key left top\n"
+                "plot " + gnuplot_quoted(plot.name + ".dat") + " using 1:3 with lines lw 2 title 'predicted', \\\n     '' using 1:2 "
+                "with points pt 7 title 'measured'\nunset logscale\nset format x\n";
+  return plot;
+}
+
 }  // namespace
 
 PlotOutcome write_plots(const ValidationResult& v, const std::string& dir, std::ostream& progress) {
@@ -136,6 +158,11 @@ PlotOutcome write_plots(const ValidationResult& v, const std::string& dir, std::
     }
     Plot s = scatter_plot(v, mode, folder);
     if (!s.name.empty()) plots.push_back(std::move(s));
+  }
+  for (const ClusterRun& run : v.collectives.clusters) {
+    if (!run.gate()) continue;
+    Plot p = collective_plot(run, folder);
+    if (!p.name.empty()) plots.push_back(std::move(p));
   }
   std::string script = gnuplot_preamble("scalecast validate");
   for (const auto& p : plots) script += "\n" + p.script;

@@ -186,6 +186,17 @@ void rows_section(std::ostream& out, const ValidationResult& v) {
   out << '\n';
 }
 
+// The nccl-tests outputs predicted zero-shot, and the NCCL model calibrated on parts of them.
+void collectives_section(std::ostream& out, const ValidationResult& v) {
+  if (v.collectives.clusters.empty()) return;
+  out << "## Collectives (nccl-tests)\n\nEvery measured nccl-tests output of validation/data/nccl-tests predicted by the "
+         "NCCL model that also times training's collectives; the plots `collective-*.png` draw bus bandwidth "
+         "against size per cluster (points measured, line predicted).\n\n```\n";
+  write_collective_summary(out, v.collectives);
+  write_holdout_summary(out, v.collective_holdouts);
+  out << "```\n\n";
+}
+
 void plots_section(std::ostream& out, const PlotOutcome& plots) {
   out << "## Plots\n\n";
   if (!plots.problem.empty()) out << "**" << plots.problem << ".**\n\n";
@@ -207,6 +218,7 @@ void write_report_markdown(std::ostream& out, const ValidationResult& v, const P
   worst_section(out, v);
   ranking_section(out, v);
   not_expressible_section(out, v);
+  collectives_section(out, v);
   rows_section(out, v);
   plots_section(out, plots);
 }

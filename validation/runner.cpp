@@ -100,6 +100,11 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
           predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
     progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
     v.collectives = validate_collectives(o.data, progress, o.cluster);
+    if (o.collective_holdouts && !v.collectives.clusters.empty()) {
+      v.collective_holdouts = collective_holdouts(v.collectives, o.cluster);
+      progress << "validate: " << v.collective_holdouts.size() << " collective holdouts fitted ("
+               << static_cast<int>(seconds_since(start)) << " s)\n";
+    }
   }
   if (v.ran(Mode::calibrated)) {
     v.calibrated.assign(v.rows.size(), {});

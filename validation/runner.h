@@ -8,6 +8,7 @@
 
 #include "validation/calibration_split.h"
 #include "validation/cases.h"
+#include "validation/collective_holdouts.h"
 #include "validation/collectives.h"
 #include "validation/measurements.h"
 #include "validation/metrics.h"
@@ -33,6 +34,9 @@ struct ValidationOptions {
   std::string cluster_file;
   ScenarioOverrides cluster;
   std::vector<std::string> cluster_values;
+  // Calibrate the NCCL model on parts of each measured collective and judge the rest
+  // (collective_holdouts.h); an ablation's runs leave it out.
+  bool collective_holdouts = true;
 };
 
 struct ValidationResult {
@@ -47,6 +51,7 @@ struct ValidationResult {
   std::vector<RowPrediction> calibrated;  // per row; calibration rows are in-sample here
   std::vector<GroupFit> fits;             // per (table, network), calibrated mode only
   CollectiveValidation collectives;       // data/nccl-tests, zero-shot mode only
+  std::vector<CollectiveHoldout> collective_holdouts;  // likewise, where the options ask for them
 
   bool ran(Mode mode) const;
   const std::vector<RowPrediction>& predictions(Mode mode) const;

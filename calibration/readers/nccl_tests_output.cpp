@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/scenario.h"
 
 namespace scalecast::calibration {
 namespace {
@@ -132,18 +133,29 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
   return out;
 }
 
-std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o) {
-  if (o.ranks < 2 || o.nodes < 1 || o.ranks % o.nodes != 0)
+std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o, const Cluster* cluster, int gpus) {
+  int nodes = o.nodes, gpus_per_node = o.nodes > 0 ? o.ranks / std::max(1, o.nodes) : 0;
+  if (o.ranks > 0 && gpus > 0 && o.ranks != gpus)
+    throw SourceError(o.source + ": its device lines name " + std::to_string(o.ranks) + " ranks, expected " +
+                      std::to_string(gpus) + " (--gpus)");
+  if (o.ranks == 0 && gpus > 1 && cluster) {
+    const Cluster sized = sized_for(*cluster, gpus);
+    nodes = sized.nodes;
+    gpus_per_node = sized.gpus_per_node;
+  } else if (o.ranks < 2 || o.nodes < 1 || o.ranks % o.nodes != 0) {
     throw SourceError(o.source + ": expected the '#  Rank N ... on HOST device' lines that say how many GPUs on how "
-                                 "many hosts ran it, got " +
+                                 "many hosts ran it (or --gpus), got " +
                       std::to_string(o.ranks) + " ranks on " + std::to_string(o.nodes) + " hosts");
+  }
   std::vector<CollectiveSample> out;
   for (const NcclTestsRow& r : o.rows) {
     CollectiveSample s;
     s.where = o.source + ":" + std::to_string(r.line);
     s.op = o.op;
-    s.nodes = o.nodes;
-    s.gpus_per_node = o.ranks / o.nodes;
+    s.file = o.source;
+    s.nodes = nodes;
+    s.gpus_per_node = gpus_per_node;
+    s.gpus_per_thread = o.gpus_per_thread;
     s.bytes = r.bytes;
     s.time_s = r.time_us * 1e-6;
     out.push_back(s);

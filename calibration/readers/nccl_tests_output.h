@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "calibration/collective_sample.h"
+#include "sim/cluster.h"
 
 namespace scalecast::calibration {
 
@@ -35,7 +36,10 @@ bool looks_like_nccl_tests(const std::string& text);
 // line of anything it cannot read. A run's operation comes from its "Collective test starting"
 // line, or else from `source`'s file name (all_gather_perf...).
 std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string& source);
-// Samples on nodes x (ranks / nodes) GPUs; throws when the device lines that say so are missing.
-std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& run);
+// Samples on nodes x (ranks / nodes) GPUs as the device lines say, or where the output has none,
+// on `gpus` (calibrate --gpus) placed as `sized_for` places them on `cluster`. Throws SourceError
+// without either, or where they disagree.
+std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& run, const Cluster* cluster = nullptr,
+                                                 int gpus = 0);
 
 }  // namespace scalecast::calibration

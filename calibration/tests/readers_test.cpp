@@ -77,7 +77,21 @@ TEST(NcclTestsOutput, NamesWhatItCannotRead) {
   }
   std::istringstream no_devices("# Collective test starting: all_reduce_perf\n"
                                 "  1024  256  float  sum  -1  10.0  0.1  0.2  0  10.0  0.1  0.2  0\n");
-  EXPECT_THROW(nccl_tests_samples(read_nccl_tests(no_devices, "n.txt").front()), SourceError);
+  const NcclTestsOutput unsized = read_nccl_tests(no_devices, "n.txt").front();
+  EXPECT_THROW(nccl_tests_samples(unsized), SourceError);
+  // Told how many GPUs ran it (calibrate --gpus), it is placed on the scenario's nodes.
+  Cluster eight;
+  eight.gpus_per_node = 8;
+  const auto samples = nccl_tests_samples(unsized, &eight, 16);
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].nodes, 2);
+  EXPECT_EQ(samples[0].gpus_per_node, 8);
+  // A count that contradicts the device lines is refused.
+  std::istringstream two("# Collective test starting: all_reduce_perf\n"
+                         "#  Rank  0 Group  0 Pid 1 on host-a device  0 [0x0a] NVIDIA H100\n"
+                         "#  Rank  1 Group  0 Pid 2 on host-b device  0 [0x0a] NVIDIA H100\n"
+                         "  1024  256  float  sum  -1  10.0  0.1  0.2  0  10.0  0.1  0.2  0\n");
+  EXPECT_THROW(nccl_tests_samples(read_nccl_tests(two, "two.txt").front(), &eight, 16), SourceError);
 }
 
 TEST(MeasurementFiles, TellsFormatsApartAndRefusesOthers) {

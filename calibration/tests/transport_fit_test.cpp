@@ -251,5 +251,16 @@ TEST(TransportFit, ApplyFitSetsOnlyWhatWasFitted) {
   EXPECT_EQ(applied.fabric.link_bandwidth, 3e9);  // not fitted: left as it was
 }
 
+TEST(TransportFit, StructuredFoldsHoldOutSizeRangesAndWholeFiles) {
+  // Sizes below the median in one fold, the rest in the other, whatever their order.
+  const Folds sizes = folds_by_size({64, 1e9, 8, 1e6, 4096, 1e7});
+  EXPECT_EQ(sizes.count, 2);
+  EXPECT_EQ(sizes.of, (std::vector<int>{0, 1, 0, 1, 0, 1}));
+  // One fold per file, in the order the files first appear.
+  const Folds files = folds_by_group({"b.txt", "a.txt", "b.txt", "c.txt"});
+  EXPECT_EQ(files.count, 3);
+  EXPECT_EQ(files.of, (std::vector<int>{0, 1, 0, 2}));
+}
+
 }  // namespace
 }  // namespace scalecast::calibration
