@@ -72,7 +72,7 @@ FitSample fit_sample(const CollectiveSample& s, const collectives::nccl::NcclSet
             ran.nccl = nccl;
             const LinkCapacities links = link_capacities(c, ran);
             if (collectives::nccl_chooses(links, s.algorithm))
-              return links.nccl->time(s.op, s.bytes, s.gpus_per_thread).seconds;
+              return links.nccl->seconds(s.op, s.bytes, s.gpus_per_thread);
             return collectives::collective_op_s(links, s.op, s.bytes, s.algorithm);
           },
           {}};

@@ -18,9 +18,8 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else if (l.nccl) {
     // DataParallel's reduce to / broadcast from GPU 0, as NCCL's model times them.
-    base = l.nccl->time(t.op == CommOp::reduce ? collectives::CollectiveOp::reduce : collectives::CollectiveOp::broadcast,
-                        t.bytes)
-               .seconds;
+    base = l.nccl->seconds(t.op == CommOp::reduce ? collectives::CollectiveOp::reduce : collectives::CollectiveOp::broadcast,
+                        t.bytes);
   } else {
     // Without NCCL's model: its pipelined chain through the GPUs.
     base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead_s;

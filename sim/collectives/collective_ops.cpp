@@ -86,7 +86,7 @@ double bus_factor(CollectiveOp op, int n) {
 
 double collective_op_s(const LinkCapacities& l, CollectiveOp op, double bytes, const std::string& algorithm) {
   if (l.gpus() <= 1) return 0;
-  if (nccl_chooses(l, algorithm)) return l.nccl->time(op, bytes).seconds;
+  if (nccl_chooses(l, algorithm)) return l.nccl->seconds(op, bytes);
   double t = 0;
   switch (op) {
     case CollectiveOp::all_reduce: return allreduce_s(l, choose_allreduce(l, algorithm, bytes), bytes);

@@ -16,7 +16,7 @@ double cost(const LinkCapacities& l, double bytes) {
     throw std::invalid_argument(
         "all-reduce 'nccl' needs NCCL's model of the run: the library nccl (strategy.library) and a GPU of the "
         "catalog (gpu.type)");
-  return l.nccl->time(CollectiveOp::all_reduce, bytes).seconds;
+  return l.nccl->seconds(CollectiveOp::all_reduce, bytes);
 }
 
 }  // namespace

@@ -157,7 +157,7 @@ double p2p_latency_us(const NcclSystem& s, Proto p) {
   return base_latency_us(Algo::ring, p) + hw_latency_us(hw, Algo::ring, p) + (s.nodes > 1 ? s.latency_us : 0);
 }
 
-CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int channels) {
+NcclModel::Timing p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int channels) {
   const Proto p = bytes <= 16384 ? Proto::ll : Proto::simple;
   const double efficiency = p == Proto::ll ? 0.5 : 1.0;  // LL: half of each 16-byte line is flags
   // Inside a node: the GPU's links, or without peer-to-peer its share of the host uplink.
@@ -190,8 +190,7 @@ CollectiveTime p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, int 
       }
     }
   }
-  return {(latency_us + transfer_us) * 1e-6, std::string("p2p/") + name(p), 0,
-          latency_us >= transfer_us ? "latency" : bound};
+  return {(latency_us + transfer_us) * 1e-6, "p2p", name(p), 0, latency_us >= transfer_us ? "latency" : bound};
 }
 
 }  // namespace
@@ -233,13 +232,18 @@ std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
 }
 
 CollectiveTime NcclModel::time(CollectiveOp op, double bytes, int gpus_per_thread) const {
+  const Timing t = timing(op, bytes, gpus_per_thread);
+  return {t.seconds, *t.proto ? std::string(t.algo) + "/" + t.proto : std::string(t.algo), t.channels, t.bound};
+}
+
+NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_thread) const {
   const NcclSystem& s = system_;
   const Graphs& g = graphs_;
   const NcclSettings& settings = settings_;
   const double launch_s = std::max(0, gpus_per_thread - 1) * kLaunchPerGpuS;
-  if (s.ranks <= 1) return {launch_s, "none", 0, "none"};
+  if (s.ranks <= 1) return {launch_s, "none", "", 0, "none"};
   if (op == CollectiveOp::sendrecv || op == CollectiveOp::alltoall) {
-    CollectiveTime t = p2p_time(s, op, bytes, g.comm_channels);
+    Timing t = p2p_time(s, op, bytes, g.comm_channels);
     t.seconds += launch_s;
     return t;
   }
@@ -290,7 +294,7 @@ CollectiveTime NcclModel::time(CollectiveOp op, double bytes, int gpus_per_threa
   const double fill_us =
       settings.pipeline_fill ? nvls_fill_us(g, settings, e, bytes) + tree_fill_us(s, g, settings, e, bytes) : 0;
   if (e.latency_us + fill_us >= transfer_us) bound = e.latency_us >= fill_us ? "latency" : "pipeline fill";
-  return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, std::string(name(e.algo)) + "/" + name(e.proto),
+  return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, name(e.algo), name(e.proto),
           e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels, bound};
 }
 

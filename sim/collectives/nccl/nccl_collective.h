@@ -46,6 +46,20 @@ class NcclModel {
   // call as nccl-tests times it. `gpus_per_thread` is nccl-tests' -g. Throws
   // std::invalid_argument where the masks enable no algorithm for the operation.
   CollectiveTime time(CollectiveOp op, double bytes, int gpus_per_thread = 1) const;
+  // The same without its text: what a training schedule asks for every message.
+  double seconds(CollectiveOp op, double bytes, int gpus_per_thread = 1) const {
+    return timing(op, bytes, gpus_per_thread).seconds;
+  }
+  // time()'s answer with the algorithm, protocol and bound as NCCL's names ("p2p" and "none"
+  // for point-to-point and a single rank).
+  struct Timing {
+    double seconds = 0;
+    const char* algo = "none";
+    const char* proto = "";
+    int channels = 0;
+    const char* bound = "none";
+  };
+  Timing timing(CollectiveOp op, double bytes, int gpus_per_thread = 1) const;
   // NCCL's choice for `bytes` (nccl-tests' size) of a reduction-type operation, by its own
   // estimate; nullopt where the masks leave none.
   std::optional<Estimate> choice(Func f, double bytes) const;
