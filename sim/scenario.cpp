@@ -315,7 +315,7 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
 StrategyOverrides read_strategy(const YamlReader& s) {
   s.check_keys({"allreduce", "library", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
                 "credit", "call_overhead", "nccl_algo", "nccl_proto", "nccl_nvls", "nccl_min_channels",
-                "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize"});
+                "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize", "nccl_version"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
   if (auto v = s.optional("library")) o.library = v->choice("a collective library", {"nccl", "gloo"});
@@ -334,6 +334,10 @@ StrategyOverrides read_strategy(const YamlReader& s) {
       if (!nccl::valid_mask(v->string(), algorithms)) v->fail(nccl::mask_syntax(algorithms));
     }
   if (auto v = s.optional("nccl_nvls")) n.nvls = v->boolean();
+  if (auto v = s.optional("nccl_version")) {
+    n.version = nccl::parse_nccl_version(v->string());
+    if (n.version == 0) v->fail(nccl::nccl_version_syntax());
+  }
   if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, nccl::kMaxChannels);
   if (auto v = s.optional("nccl_max_channels")) n.max_channels = v->integer(1, nccl::kMaxChannels);
   const Bound chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);

@@ -68,7 +68,8 @@ ordered_json cluster_json(const Cluster& c) {
 
 // NCCL's environment as the scenario's strategy.nccl_* keys state it (0 channels: NCCL's own).
 ordered_json nccl_json(const collectives::nccl::NcclSettings& n) {
-  return {{"algo", n.algo},
+  return {{"version", collectives::nccl::nccl_version_text(n.version)},
+          {"algo", n.algo},
           {"proto", n.proto},
           {"nvls", n.nvls},
           {"min_channels", n.min_channels},
@@ -231,9 +232,14 @@ std::vector<std::string> allreduce_choices(bool with_auto) {
 
 collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
   namespace nccl = collectives::nccl;
-  j.check_keys({"algo", "proto", "nvls", "min_channels", "max_channels", "nvls_chunk_bytes", "nvls_tree_chunk_bytes",
+  j.check_keys({"version", "algo", "proto", "nvls", "min_channels", "max_channels", "nvls_chunk_bytes", "nvls_tree_chunk_bytes",
                 "buffsize_bytes", "pipeline_fill"});
   nccl::NcclSettings n;
+  if (j.has("version")) {
+    const JsonReader v = j.require("version");
+    n.version = nccl::parse_nccl_version(v.string());
+    if (n.version == 0) v.fail(nccl::nccl_version_syntax());
+  }
   for (const auto& [key, algorithms] : {std::pair{"algo", true}, std::pair{"proto", false}}) {
     const JsonReader v = j.require(key);
     (algorithms ? n.algo : n.proto) = v.string();

@@ -336,6 +336,76 @@ TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
   EXPECT_NEAR(bytes / bcast.seconds / 1e9, 12.0, 0.05);
 }
 
+TEST(NcclCollective, GpusSplitByAHostBridgeShareIt) {
+  // Four V100-PCIe on root ports of their own (pcie3-host, no bridge): a ring goes at the
+  // fabric's rate; behind one 12 GB/s host bridge, each of four GPUs gets a quarter of it.
+  Cluster c;
+  c.gpu = "v100-pcie";
+  c.gpus_per_node = 4;
+  c.fabric = default_fabric("pcie3-host");
+  c.nic_bandwidth = 10e9 / 8;
+  c.net = default_transport_params(Transport::tcp);
+  NcclSettings ring;
+  ring.algo = "ring";
+  ring.proto = "simple";
+  const double bytes = 1073741824, bus = 2.0 * 3 / 4;
+  EXPECT_NEAR(bytes / nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes).seconds * bus / 1e9, 4.0, 0.01);
+  c.fabric.bridge_bandwidth = 12e9;
+  EXPECT_NEAR(bytes / nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes).seconds * bus / 1e9, 3.0, 0.01);
+}
+
+TEST(NcclVersion, TwoFourChoosesByItsThresholds) {
+  // ddl-benchmarks' 2 x 4 V100-PCIe over 10 Gb/s TCP with NCCL 2.4.8 (init.cc ncclTreeThreshold):
+  // no NVLink, so trees at 2/3 of the ring's 5 GB/s; ring latency 6 x 7 = 42 us against a tree's
+  // 15 + 4 x 3 = 27 us: trees up to 5000 x 3333 / 1667 x 15 = 150,000 bytes, rings above.
+  Cluster c;
+  c.gpu = "v100-pcie";
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  c.fabric = default_fabric("pcie3-host");
+  c.nic_bandwidth = 10e9 / 8;
+  c.net = default_transport_params(Transport::tcp);
+  NcclSettings old;
+  old.version = parse_nccl_version("2.4.8");
+  ASSERT_EQ(old.version, 20408);
+  const NcclModel model = nccl_model(c, old);
+  EXPECT_EQ(model.choice(Func::all_reduce, 149000)->algo, Algo::tree);
+  EXPECT_EQ(model.choice(Func::all_reduce, 151000)->algo, Algo::ring);
+  EXPECT_EQ(model.choice(Func::all_reduce, 64e6)->proto, Proto::simple);
+  EXPECT_EQ(model.choice(Func::all_reduce, 1024)->proto, Proto::ll);
+  // 2.27's tuning picks the tree for a 64 MB all-reduce on two nodes.
+  EXPECT_EQ(nccl_model(c, {}).choice(Func::all_reduce, 64e6)->algo, Algo::tree);
+}
+
+TEST(NcclVersion, AlgorithmsProtocolsAndChannelsArriveWithTheirRelease) {
+  NcclSettings v;
+  // NVLink SHARP from 2.17, NVLS-tree from 2.18.
+  v.version = parse_nccl_version("2.16.5");
+  EXPECT_FALSE(nccl_model(hgx_h100(1, 8), v).graphs().has_nvls);
+  v.version = parse_nccl_version("2.17.1");
+  EXPECT_EQ(nccl_model(hgx_h100(1, 8), v).time(CollectiveOp::all_reduce, 1 << 30).algorithm.substr(0, 4), "nvls");
+  EXPECT_FALSE(nccl_model(hgx_h100(2, 8), v).time(CollectiveOp::all_reduce, 1 << 30).algorithm.starts_with("nvls_tree"));
+  v.version = parse_nccl_version("2.18.5");
+  EXPECT_TRUE(nccl_model(hgx_h100(2, 8), v).time(CollectiveOp::all_reduce, 1 << 30).algorithm.starts_with("nvls_tree"));
+  // LL128 on Hopper from 2.16; no LL128 at all before 2.5.
+  NcclSettings ll128;
+  ll128.proto = "ll128";
+  ll128.version = parse_nccl_version("2.14.3");
+  EXPECT_THROW(nccl_model(hgx_h100(1, 8), ll128).time(CollectiveOp::all_reduce, 1 << 20), std::invalid_argument);
+  ll128.version = parse_nccl_version("2.16.5");
+  EXPECT_NO_THROW(nccl_model(hgx_h100(1, 8), ll128).time(CollectiveOp::all_reduce, 1 << 20));
+  // MAXCHANNELS: 16 in 2.4, 32 to 2.24, 64 from 2.25.
+  EXPECT_EQ(max_channels(20408), 16);
+  EXPECT_EQ(max_channels(22403), 32);
+  EXPECT_EQ(max_channels(22707), 64);
+  // Versions outside what the model knows, or not MAJOR.MINOR.PATCH, are refused.
+  EXPECT_EQ(parse_nccl_version("2.3.7"), 0);
+  EXPECT_EQ(parse_nccl_version("2.28.3"), 0);
+  EXPECT_EQ(parse_nccl_version("2.27"), 0);
+  EXPECT_EQ(parse_nccl_version("2.x.1"), 0);
+  EXPECT_EQ(nccl_version_text(20408), "2.4.8");
+}
+
 TEST(NcclCollective, EachFurtherGpuOfAThreadAddsItsLaunch) {
   const auto one = nccl_model(hgx_h100(1, 8), {}).time(CollectiveOp::all_reduce, 8, 1);
   const auto eight = nccl_model(hgx_h100(1, 8), {}).time(CollectiveOp::all_reduce, 8, 8);

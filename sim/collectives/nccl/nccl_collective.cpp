@@ -221,7 +221,42 @@ NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
   return NcclModel(sized, link_capacities(sized, nccl), settings);
 }
 
+// NCCL 2.4 had no cost model: a tree for an all-reduce across nodes up to a threshold in bytes
+// (init.cc ncclTreeThreshold at v2.4.8, its own figures: rings 5 GB/s a channel with NVLink,
+// 5 GB/s without; trees 3/4 of that, doubled on two nodes, or 2/3 without NVLink; 6 us a ring
+// step, 15 us a tree level across nodes and 4 inside), and LL up to a size that grows with the
+// threads and channels the message would use (enqueue.cc getKernelInfo: 64 bytes a thread, 32
+// before Volta, doubled across nodes, four times on a tree; threads from 64 to 256 and channels
+// filled 8 bytes a thread at a time). nullopt where the masks leave that pair out.
+std::optional<Estimate> NcclModel::legacy_choice(Func f, double bytes) const {
+  const NcclSystem& s = system_;
+  const int n = s.ranks, nodes = s.nodes;
+  bool tree = false;
+  if (f == Func::all_reduce && nodes >= 2) {
+    const double ringbw = s.nvlink ? 5000.0 * graphs_.comm_channels : 5000.0;  // MB/s = B/us
+    const double treebw = s.nvlink ? ringbw * 3 / 4 * (nodes == 2 ? 2 : 1) : ringbw * 2 / 3;
+    const double ringlat = 6.0 * (n - 1), treelat = 15 * std::log2(nodes) + 4.0 * (n / nodes - 1);
+    if (ringlat > treelat)
+      tree = treebw > ringbw || bytes <= ringbw * treebw / (ringbw - treebw) * (ringlat - treelat);
+  }
+  const int thread_threshold = (s.cc <= 60 ? 32 : 64) * (nodes > 1 ? 2 : 1);
+  const double per_thread_ll = std::min(thread_threshold, 8);
+  const double chunks_per_loop = tree || f == Func::broadcast || f == Func::reduce ? 1 : n;
+  double threads = 64;
+  while (std::ceil(bytes / (threads * chunks_per_loop)) > per_thread_ll && threads * 2 <= 256) threads *= 2;
+  const double channels =
+      std::clamp(std::ceil(bytes / (threads * chunks_per_loop * per_thread_ll)), 1.0, double(graphs_.comm_channels));
+  const double ll_threshold = channels * threads * chunks_per_loop * thread_threshold * (tree ? 4 : 1);
+  const Proto p = bytes <= ll_threshold ? Proto::ll : Proto::simple;
+  const auto& entry = tuning_[static_cast<int>(f)][static_cast<int>(tree ? Algo::tree : Algo::ring) * kProtos +
+                                                   static_cast<int>(p)];
+  if (!entry) return std::nullopt;
+  return at_size(*entry, system_, graphs_, f, bytes);
+}
+
 std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
+  if (system_.version < 20500)
+    if (auto legacy = legacy_choice(f, bytes)) return legacy;
   std::optional<Estimate> best;
   for (const auto& entry : tuning_[static_cast<int>(f)]) {
     if (!entry) continue;

@@ -60,8 +60,8 @@ class NcclModel {
     const char* bound = "none";
   };
   Timing timing(CollectiveOp op, double bytes, int gpus_per_thread = 1) const;
-  // NCCL's choice for `bytes` (nccl-tests' size) of a reduction-type operation, by its own
-  // estimate; nullopt where the masks leave none.
+  // NCCL's choice for `bytes` (nccl-tests' size) of a reduction-type operation: by its own
+  // estimate from 2.5, by 2.4's thresholds before; nullopt where the masks leave none.
   std::optional<Estimate> choice(Func f, double bytes) const;
 
   const NcclSystem& system() const { return system_; }
@@ -69,6 +69,8 @@ class NcclModel {
   const NcclSettings& settings() const { return settings_; }
 
  private:
+  std::optional<Estimate> legacy_choice(Func f, double bytes) const;
+
   NcclSettings settings_;
   NcclSystem system_;
   Graphs graphs_;

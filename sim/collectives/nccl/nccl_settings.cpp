@@ -113,4 +113,33 @@ const char* mask_syntax(bool algorithms) {
   return algorithms ? "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)" : "NCCL_PROTO's syntax (e.g. ^LL128 or simple)";
 }
 
+int parse_nccl_version(const std::string& text) {
+  const auto parts = split(text, '.');
+  if (parts.size() != 3) return 0;
+  int v[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    if (parts[i].empty() || parts[i].size() > 3 ||
+        !std::all_of(parts[i].begin(), parts[i].end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return 0;
+    v[i] = std::stoi(parts[i]);
+  }
+  const int code = v[0] * 10000 + v[1] * 100 + v[2];
+  return v[1] < 100 && v[2] < 100 && code >= kNcclOldest && code <= kNcclNewest ? code : 0;
+}
+
+std::string nccl_version_text(int version) {
+  return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+         std::to_string(version % 100);
+}
+
+std::string nccl_version_syntax() {
+  return "an NCCL release MAJOR.MINOR.PATCH from " + nccl_version_text(kNcclOldest) + " to " +
+         nccl_version_text(kNcclNewest);
+}
+
+int max_channels(int version) {
+  // MAXCHANNELS: devcomm.h at v2.4.8 (16), v2.5.6 to v2.24.3 (32), device.h from v2.25.1 (64).
+  return version < 20500 ? 16 : version < 22500 ? 32 : 64;
+}
+
 }  // namespace scalecast::collectives::nccl

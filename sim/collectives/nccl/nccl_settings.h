@@ -25,7 +25,13 @@ struct Enabled {
 inline constexpr double kMinChunk = 4096, kMaxChunk = 64 * 1048576.0;
 inline constexpr double kMinBuffSize = 65536, kMaxBuffSize = 1073741824;
 
+// NCCL releases as NCCL_VERSION_CODE numbers them (major x 10000 + minor x 100 + patch): the
+// model knows 2.4.8 (its first with trees) to 2.27.7; what changed between them is in
+// docs/MODEL.md, "NCCL's version".
+inline constexpr int kNcclOldest = 20408, kNcclNewest = 22707;
+
 struct NcclSettings {
+  int version = kNcclNewest;     // strategy.nccl_version
   std::string algo;              // NCCL_ALGO ("": NCCL's choice)
   std::string proto;             // NCCL_PROTO
   bool nvls = true;              // NCCL_NVLS_ENABLE (NVLink SHARP where the NVSwitch has it)
@@ -47,5 +53,14 @@ void check_mask(const std::string& text, bool algorithms);
 bool valid_mask(const std::string& text, bool algorithms);
 // What a mask must look like, for an input error: "NCCL_ALGO's syntax (e.g. ring,tree or ^nvls)".
 const char* mask_syntax(bool algorithms);
+
+// "2.4.8" -> 20408; 0 for text that is not MAJOR.MINOR.PATCH within the versions the model
+// knows. And back: 20408 -> "2.4.8".
+int parse_nccl_version(const std::string& text);
+std::string nccl_version_text(int version);
+// What nccl_version accepts, for an input error.
+std::string nccl_version_syntax();
+// NCCL's MAXCHANNELS at a version: 16 before 2.5, 32 to 2.24, 64 from 2.25.
+int max_channels(int version);
 
 }  // namespace scalecast::collectives::nccl

@@ -15,16 +15,16 @@ namespace {
 // Pass 1 of the search (search.cc:1051-1128): from the first speed the links allow, the most
 // channels each speed holds, keeping the best total (the first on a tie), until the channels
 // reach `total` or the speeds fall below 0.49 of the best.
-std::pair<int, double> search(int cc, bool inter, double max_bw, double total,
+std::pair<int, double> search(int cc, bool inter, double max_bw, double total, int max_graph_channels,
                               const std::function<int(double)>& channels_at) {
   std::pair<int, double> best{0, 0};
   for (double speed : search_speeds(cc, inter)) {
     if (speed > max_bw || speed > total) continue;
     if (best.first > 0 && speed / best.second <= 0.49) break;
-    const int n = std::min(kMaxGraphChannels, channels_at(speed));
+    const int n = std::min(max_graph_channels, channels_at(speed));
     if (n < 1) continue;
     if (best.first == 0 || n * speed > best.first * best.second) best = {n, speed};
-    if (n == kMaxGraphChannels || n * speed >= total) break;
+    if (n == max_graph_channels || n * speed >= total) break;
   }
   if (best.first == 0) return {1, 0.1};  // no solution: one channel at 0.1 GB/s (search.cc:1165)
   return best;
@@ -59,7 +59,9 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.bounce_below = c.transport == Transport::efa && !s.ordered_writes && s.gdr ? c.net.read_threshold : 0;
   s.reported_latency_us = c.net.reported_latency_s * 1e6;
   s.amd = c.cpu == CpuVendor::amd;
-  s.nvls = settings.nvls && s.nvswitch && s.cc >= 90 && s.ppn > 2;
+  s.version = settings.version;
+  // NVLink SHARP from 2.17 (transport/nvls.cc).
+  s.nvls = settings.nvls && s.nvswitch && s.cc >= 90 && s.ppn > 2 && s.version >= 21700;
   return s;
 }
 
@@ -91,12 +93,14 @@ LinkBound network_bound(const NcclSystem& s, int channels, bool bounced) {
 
 Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
   Graphs g;
+  const int max_graph = max_channels(s.version) / 2;
   const double intra = s.nvlink ? s.nvlink_bw : s.pcie_bw;  // a GPU's links inside the node
   int channels = 1;
   double speed = 0.1;
   if (s.nodes == 1) {
     // Rings through the node's GPUs: each channel takes `speed` of every GPU's links.
-    std::tie(channels, speed) = search(s.cc, false, intra, intra, [&](double v) { return int(intra / v); });
+    std::tie(channels, speed) =
+        search(s.cc, false, intra, intra, max_graph, [&](double v) { return int(intra / v); });
   } else {
     // Rings enter and leave a node through its NICs, each NIC holding whole channels of `speed`
     // (net.bw -= bw, search.cc:656-668); inside the node a channel crosses the links of ppn - 1
@@ -106,15 +110,22 @@ Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
     // hold ppn x int(pcie / speed) channels whatever the NICs could.
     const double max_bw = std::min(s.pcie_bw, s.nic_bw);
     const double total = std::max(intra, s.pcie_bw);
-    std::tie(channels, speed) = search(s.cc, true, max_bw, total, [&](double v) {
+    std::tie(channels, speed) = search(s.cc, true, max_bw, total, max_graph, [&](double v) {
       const int by_nics = std::min(s.nics * int(s.nic_bw / v), s.ppn * int(s.pcie_bw / v));
-      const int by_links = s.ppn > 1 ? int(intra * s.ppn / ((s.ppn - 1) * v)) : kMaxGraphChannels;
+      const int by_links = s.ppn > 1 ? int(intra * s.ppn / ((s.ppn - 1) * v)) : max_graph;
       return std::min(by_nics, by_links);
     });
   }
-  // Fast channels are split in two (ncclTopoDupChannels, search.cc:937-950).
-  if (speed >= 25 && !(s.cc > 80 && speed < 50 && channels > 4)) {
-    channels = std::min(2 * channels, kMaxGraphChannels);
+  // Fast channels are split in two (ncclTopoDupChannels, search.cc:937-950), by the rule of the
+  // version: none before 2.7; from 25 GB/s to 2.15; 2.16-2.17 also on SM90 from 50 GB/s; from
+  // 2.18 from 25 GB/s unless past SM80 below 50 GB/s on more than 4 channels.
+  const int version = s.version;
+  const bool split = version < 20700   ? false
+                     : version < 21600 ? speed >= 25
+                     : version < 21800 ? (s.cc <= 80 && speed >= 25) || (s.cc <= 90 && speed >= 50)
+                                       : speed >= 25 && !(s.cc > 80 && speed < 50 && channels > 4);
+  if (split) {
+    channels = std::min(2 * channels, max_graph);
     speed /= 2;
   }
   g.ring = {channels, speed, speed, false};
@@ -145,12 +156,18 @@ Graphs nccl_graphs(const NcclSystem& s, const NcclSettings& settings) {
       g.nvls = {heads, nvls_speed, s.nodes > 1 ? speed : 2 * nvls_speed, false};
     }
   }
-  g.comm_channels = std::min(kMaxChannels, 2 * channels);
-  // SM90+ across nodes with fast rings doubles again (connect.cc:466-468).
-  if (s.cc >= 90 && s.nodes > 1 && speed > 45 && g.comm_channels < 16) g.comm_channels *= 2;
+  // Runtime channels: twice the graph's from 2.5 (connect.cc); 2.4 doubled its rings only across
+  // nodes with NVLink (misc/rings.cc:351-358).
+  const int most = max_channels(version);
+  g.comm_channels = std::min(most, version >= 20500 || (s.nodes > 1 && s.nvlink) ? 2 * channels : channels);
+  // SM90 (from 2.25 SM90 and later) across nodes with fast rings doubles again from 2.18
+  // (connect.cc:466-468).
+  if ((version >= 22500 ? s.cc >= 90 : s.cc == 90) && version >= 21800 && s.nodes > 1 && speed > 45 &&
+      g.comm_channels < 16)
+    g.comm_channels *= 2;
   if (settings.min_channels > 0) g.comm_channels = std::max(g.comm_channels, settings.min_channels);
   if (settings.max_channels > 0) g.comm_channels = std::min(g.comm_channels, settings.max_channels);
-  g.comm_channels = std::clamp(g.comm_channels, 1, kMaxChannels);
+  g.comm_channels = std::clamp(g.comm_channels, 1, most);
   g.nvls_channels = s.cc >= 100 ? (s.nodes == 1 ? 24 : 32) : 16;
   return g;
 }

@@ -9,6 +9,7 @@
 namespace scalecast::collectives::nccl {
 
 struct NcclSystem {
+  int version = kNcclNewest;           // NCCL's release (NcclSettings::version)
   int ranks = 1, nodes = 1, ppn = 1;   // ppn: ranks per node
   int cc = 70;                         // compute capability x 10
   bool nvlink = false;                 // GPUs of a node talk over NVLink (else PCIe)

@@ -25,14 +25,30 @@ int nsteps(Func f, int n) {
   }
 }
 
+// Whether LL128 is on by default for the GPUs at the version (tuning.cc's ncclProtoEnable): none
+// before 2.5; Volta with NVLink in 2.5-2.6; Volta or Ampere to 2.15, Hopper from 2.16, Blackwell
+// from 2.25; every GPU from Volta on in 2.27.
+bool ll128_by_default(int version, int cc) {
+  if (version < 20500) return false;
+  if (version < 20700) return cc == 70;
+  if (version >= 22700) return cc >= 70;
+  return cc == 70 || cc == 80 || (cc == 90 && version >= 21600) || (cc >= 100 && version >= 22500);
+}
+
 bool runs(const NcclSystem& s, const Graphs& g, Func f, Algo a, Proto p) {
   const bool ar = f == Func::all_reduce, gather = f == Func::all_gather || f == Func::reduce_scatter;
+  const int v = s.version;
   switch (a) {
     case Algo::tree: if (!ar) return false; break;
     case Algo::ring: break;
-    case Algo::nvls: if (!(ar || gather) || !g.has_nvls || s.nodes > 1) return false; break;  // >1 node needs SHARP
-    case Algo::nvls_tree: if (!ar || !g.has_nvls || s.nodes == 1) return false; break;
-    case Algo::pat: if (!gather || s.ppn != 1 || s.nodes == 1 || !s.sockets) return false; break;  // host network
+    // NVLink SHARP: all-reduce from 2.17, all-gather and reduce-scatter in 2.17 and from 2.19; a
+    // single node (more than one needs SHARP in the switches).
+    case Algo::nvls:
+      if (!(ar || (gather && v != 21800)) || !g.has_nvls || s.nodes > 1 || v < 21700) return false;
+      break;
+    case Algo::nvls_tree: if (!ar || !g.has_nvls || s.nodes == 1 || v < 21800) return false; break;
+    // PAT from 2.23: all-gather and reduce-scatter, one GPU a node, a host network.
+    case Algo::pat: if (!gather || s.ppn != 1 || s.nodes == 1 || !s.sockets || v < 22300) return false; break;
     default: return false;  // CollNet needs a SHARP plugin (NCCL_COLLNET_ENABLE=0 by default)
   }
   if ((a == Algo::nvls || a == Algo::nvls_tree || a == Algo::pat) && p != Proto::simple) return false;
@@ -40,7 +56,7 @@ bool runs(const NcclSystem& s, const Graphs& g, Func f, Algo a, Proto p) {
   // NCCL_PROTO=simple otherwise).
   if (s.nodes > 1 && !s.ordered_writes && p != Proto::simple) return false;
   // LL128 (tuning.cc:436-452): NVLink inside the node, and across nodes a GPUDirect path.
-  if (p == Proto::ll128 && (!s.nvlink || s.cc < 70 || (s.nodes > 1 && !s.gdr))) return false;
+  if (p == Proto::ll128 && (!s.nvlink || !ll128_by_default(v, s.cc) || (s.nodes > 1 && !s.gdr))) return false;
   return true;
 }
 
@@ -61,14 +77,19 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
   if (a == Algo::nvls) bw = ar ? std::min(gr.bw_intra, gr.bw_inter) : std::min(gr.bw_intra * (ppn - 1) / ppn, gr.bw_inter * 0.9);
   if (a == Algo::nvls_tree) bw = std::min(gr.bw_intra, nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
   double bus = gr.channels * bw;
-  if (a == Algo::ring && p == Proto::ll) bus = std::min(ll_max, bus * 0.5);
-  if (a == Algo::ring && p == Proto::ll128) bus = std::min(bus * 0.92, gr.channels * per_channel_max_ring_ll128_bw(arch, ni));
+  const int v = s.version;
+  // LL moves 8 bytes of data per 16-byte line: a quarter of the bus before 2.21, half from it.
+  if (a == Algo::ring && p == Proto::ll) bus = std::min(ll_max, bus * (v < 22100 ? 0.25 : 0.5));
+  // LL128 with one GPU a node: 0.7 in 2.7-2.22.
+  const double ll128_ratio = ppn == 1 && v >= 20700 && v < 22300 ? 0.7 : 0.92;
+  if (a == Algo::ring && p == Proto::ll128)
+    bus = std::min(bus * ll128_ratio, gr.channels * per_channel_max_ring_ll128_bw(arch, ni));
   if (a == Algo::tree && ar) bus = std::min(bus * 0.92, gr.channels * per_channel_max_tree_bw(arch, ni));
   if (a == Algo::tree && p == Proto::ll) bus = std::min(bus / 3.8, ll_max);
   if (a == Algo::tree && p == Proto::ll128)
     bus = std::min(bus * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * per_channel_max_tree_ll128_bw(arch, ni));
-  if (a == Algo::tree && gr.tree_pattern) bus *= 0.85;
-  if (a == Algo::pat) bus *= 0.75;
+  if (a == Algo::tree && gr.tree_pattern && v >= 21800) bus *= 0.85;
+  if (a == Algo::pat) bus *= v < 22400 ? 0.85 : 0.75;
   double alg = bus;
   if (a == Algo::ring) alg = bus * n / steps;
   else if (a == Algo::nvls || a == Algo::nvls_tree) alg = ar ? bus * 5.0 / 6.0 : bus;
@@ -88,8 +109,10 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
       if (func == Func::broadcast || func == Func::reduce) {
         lat += steps * (p == Proto::simple ? hw_latency_us(hw, Algo::tree, Proto::simple) : hw_latency_us(hw, Algo::ring, p));
       } else {
-        const double overhead = nodes > 1 ? (s.amd ? 2.0 : 1.0) * (p == Proto::simple ? 3 : 1) : 0;
-        const int inter = nodes == 1 ? 0 : (ar ? 2 * (nodes - 1) : nodes - 1);
+        // The network's overhead per step from 2.18; all-reduce counts 2 x nodes network steps in
+        // 2.12-2.22.
+        const double overhead = nodes > 1 && v >= 21800 ? (s.amd ? 2.0 : 1.0) * (p == Proto::simple ? 3 : 1) : 0;
+        const int inter = nodes == 1 ? 0 : (ar ? (v >= 21200 && v < 22300 ? 2 * nodes : 2 * (nodes - 1)) : nodes - 1);
         lat += (steps - inter) * std::max(intra_lat, overhead) + inter * inter_lat;
       }
       break;
@@ -107,8 +130,10 @@ Estimate at_size(Estimate e, const NcclSystem& s, const Graphs& g, Func func, do
   const bool ar = func == Func::all_reduce;
   const int log_size = log2i(std::floor(bytes / 64));
   if (e.algo == Algo::tree && ar && log_size >= 0 && log_size < 23) e.bandwidth *= tree_correction(e.proto, log_size);
-  if (e.algo == Algo::ring && e.proto == Proto::simple && s.nodes > 1 && ar && bytes / (g.comm_channels * s.ranks) >= 64)
-    e.latency_us *= s.cc < 80 ? 1.9 : 1.4;  // the ring's plateau
+  // The ring's plateau: from 2.7, x1.9; from 2.18, x1.4 from SM80 on.
+  if (e.algo == Algo::ring && e.proto == Proto::simple && s.nodes > 1 && ar && s.version >= 20700 &&
+      bytes / (g.comm_channels * s.ranks) >= 64)
+    e.latency_us *= s.cc < 80 || s.version < 21800 ? 1.9 : 1.4;
   e.time_us = e.latency_us + bytes / (1000 * e.bandwidth);
   return e;
 }
