@@ -14,8 +14,16 @@
 namespace scalecast::validation {
 namespace {
 
-std::vector<calibration::CollectiveSample> samples_of(const ClusterRun& run) {
-  std::vector<calibration::CollectiveSample> out;
+// The overrides a run was predicted under: the cluster file's, and its stated NCCL release.
+ScenarioOverrides with_version(ScenarioOverrides o, const ClusterRun& run) {
+  if (!run.nccl_version.empty()) o.sets.push_back({"strategy.nccl_version=" + run.nccl_version, "clusters.csv"});
+  return o;
+}
+
+// A run's sizes as fit samples, under the NCCL settings of its scenario (and release).
+std::vector<calibration::FitSample> samples_of(const ClusterRun& run, const ScenarioOverrides& cluster) {
+  const Scenario scenario = load_scenario(run.scenario, with_version(cluster, run));
+  std::vector<calibration::FitSample> out;
   const CollectiveComparison& k = run.comparison;
   for (const ComparedSize& s : k.sizes) {
     calibration::CollectiveSample c;
@@ -27,16 +35,14 @@ std::vector<calibration::CollectiveSample> samples_of(const ClusterRun& run) {
     c.gpus_per_thread = k.gpus_per_thread;
     c.bytes = s.bytes;
     c.time_s = s.measured_us * 1e-6;
-    out.push_back(std::move(c));
+    out.push_back(calibration::fit_sample(c, scenario.strategy.nccl));
   }
   return out;
 }
 
 CollectiveHoldout holdout(const std::string& what, const std::string& split,
-                          const std::vector<calibration::CollectiveSample>& collectives, const Scenario& scenario,
-                          const Cluster& base, const calibration::Folds& folds) {
-  std::vector<calibration::FitSample> samples;
-  for (const auto& c : collectives) samples.push_back(calibration::fit_sample(c, scenario.strategy.nccl));
+                          const std::vector<calibration::FitSample>& samples, const Cluster& base,
+                          const calibration::Folds& folds) {
   const auto parameters = calibration::transport_parameters(base, false);
   const auto fit = calibration::fit_carried_over(samples, base, parameters, folds);
   CollectiveHoldout h{what, split, static_cast<int>(samples.size()), calibration::mape(fit.cv.before),
@@ -55,29 +61,26 @@ std::vector<CollectiveHoldout> collective_holdouts(const CollectiveValidation& v
   std::map<std::tuple<std::string, int, int, int>, std::vector<const ClusterRun*>> machines;
   for (const ClusterRun& run : v.clusters) {
     if (!run.gate()) continue;
-    const Scenario scenario = load_scenario(run.scenario, cluster);
-    const auto samples = samples_of(run);
+    const auto samples = samples_of(run, cluster);
     std::vector<double> bytes;
-    for (const auto& s : samples) bytes.push_back(s.bytes);
-    out.push_back(holdout(run.cluster, "by size", samples, scenario, run.comparison.sized,
-                          calibration::folds_by_size(bytes)));
+    for (const ComparedSize& s : run.comparison.sizes) bytes.push_back(s.bytes);
+    out.push_back(holdout(run.cluster, "by size", samples, run.comparison.sized, calibration::folds_by_size(bytes)));
     machines[{run.scenario, static_cast<int>(run.op), run.comparison.sized.nodes, run.comparison.sized.gpus_per_node}]
         .push_back(&run);
   }
   for (const auto& [key, runs] : machines) {
     if (runs.size() < 2) continue;
-    std::vector<calibration::CollectiveSample> samples;
+    std::vector<calibration::FitSample> samples;
     std::vector<std::string> files;
     std::string what;
     for (const ClusterRun* run : runs) {
-      for (auto& s : samples_of(*run)) {
+      for (auto& s : samples_of(*run, cluster)) {
         files.push_back(run->file);
         samples.push_back(std::move(s));
       }
       what += (what.empty() ? "" : " + ") + run->cluster;
     }
-    out.push_back(holdout(what, "by file", samples, load_scenario(std::get<0>(key), cluster),
-                          runs.front()->comparison.sized, calibration::folds_by_group(files)));
+    out.push_back(holdout(what, "by file", samples, runs.front()->comparison.sized, calibration::folds_by_group(files)));
   }
   return out;
 }

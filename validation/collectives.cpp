@@ -35,11 +35,18 @@ CollectiveValidation validate_collectives(const std::string& data, std::ostream&
       r.fail("op", "an nccl-tests operation (all_reduce, all_gather, ...)");
     }
     const int gpus = r.integer("gpus", 1, ranges::kMaxGpus), nodes = r.integer("nodes", 1, ranges::kMaxGpus);
+    // The NCCL release the run printed or pinned, where its source says (else the scenario's).
+    ScenarioOverrides overrides = cluster;
+    if (const std::string version = r.text("nccl_version"); !version.empty()) {
+      if (collectives::nccl::parse_nccl_version(version) == 0) r.fail("nccl_version", collectives::nccl::nccl_version_syntax());
+      overrides.sets.push_back({"strategy.nccl_version=" + version, list.string()});
+      run.nccl_version = version;
+    }
     std::ifstream in(run.file);
     if (!in) r.fail("file", "an nccl-tests output in " + folder.string());
     const auto outputs = calibration::read_nccl_tests(in, run.file);
     if (outputs.front().op != run.op) r.fail("op", to_string(outputs.front().op) + " as the output says");
-    run.comparison = compare_collective(load_scenario(run.scenario, cluster), outputs.front(), gpus, nodes, 0);
+    run.comparison = compare_collective(load_scenario(run.scenario, overrides), outputs.front(), gpus, nodes, 0);
     v.clusters.push_back(std::move(run));
   }
   progress << "validate: " << v.clusters.size() << " measured collectives (nccl-tests) predicted\n";

@@ -15,6 +15,7 @@ namespace scalecast::validation {
 
 struct ClusterRun {
   std::string cluster, file, scenario;
+  std::string nccl_version;  // clusters.csv's, where the run's source states it ("" : the scenario's)
   // "gate": judged by the means and the regression gate; otherwise "setup: WHY" the run measures
   // its setup rather than its hardware (reported, not judged).
   std::string role = "gate";

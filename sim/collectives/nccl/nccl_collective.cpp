@@ -251,7 +251,7 @@ std::optional<Estimate> NcclModel::legacy_choice(Func f, double bytes) const {
   const auto& entry = tuning_[static_cast<int>(f)][static_cast<int>(tree ? Algo::tree : Algo::ring) * kProtos +
                                                    static_cast<int>(p)];
   if (!entry) return std::nullopt;
-  return at_size(*entry, system_, graphs_, f, bytes);
+  return at_size(*entry, system_, graphs_, f, bytes, LatencyView::tuning);
 }
 
 std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
@@ -260,7 +260,7 @@ std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
   std::optional<Estimate> best;
   for (const auto& entry : tuning_[static_cast<int>(f)]) {
     if (!entry) continue;
-    const Estimate e = at_size(*entry, system_, graphs_, f, bytes);
+    const Estimate e = at_size(*entry, system_, graphs_, f, bytes, LatencyView::tuning);
     if (!best || e.time_us < best->time_us) best = e;  // a tie keeps NCCL's order
   }
   return best;
@@ -289,7 +289,7 @@ NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
   Estimate e = at_size(*physical_[static_cast<int>(f)][static_cast<int>(chosen->algo) * kProtos +
                                                      static_cast<int>(chosen->proto)],
-                       s, g, f, bytes);
+                       s, g, f, bytes, LatencyView::physical);
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
   // channels sets the transfer.
   const char* bound = "NCCL's channels";

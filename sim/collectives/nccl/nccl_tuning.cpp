@@ -77,7 +77,9 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
   if (a == Algo::nvls) bw = ar ? std::min(gr.bw_intra, gr.bw_inter) : std::min(gr.bw_intra * (ppn - 1) / ppn, gr.bw_inter * 0.9);
   if (a == Algo::nvls_tree) bw = std::min(gr.bw_intra, nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
   double bus = gr.channels * bw;
-  const int v = s.version;
+  // The estimate's own formula at the version where NCCL picks by it; the transfer as it meets the
+  // hardware (the physical view) follows the newest formula.
+  const int v = view == LatencyView::tuning ? s.version : kNcclNewest;
   // LL moves 8 bytes of data per 16-byte line: a quarter of the bus before 2.21, half from it.
   if (a == Algo::ring && p == Proto::ll) bus = std::min(ll_max, bus * (v < 22100 ? 0.25 : 0.5));
   // LL128 with one GPU a node: 0.7 in 2.7-2.22.
@@ -125,15 +127,17 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
   return Estimate{a, p, lat, alg, 0, gr.channels};
 }
 
-Estimate at_size(Estimate e, const NcclSystem& s, const Graphs& g, Func func, double bytes) {
+Estimate at_size(Estimate e, const NcclSystem& s, const Graphs& g, Func func, double bytes, LatencyView view) {
   // Time for this size (ncclTopoGetAlgoTime, tuning.cc:561-578).
   const bool ar = func == Func::all_reduce;
   const int log_size = log2i(std::floor(bytes / 64));
   if (e.algo == Algo::tree && ar && log_size >= 0 && log_size < 23) e.bandwidth *= tree_correction(e.proto, log_size);
-  // The ring's plateau: from 2.7, x1.9; from 2.18, x1.4 from SM80 on.
-  if (e.algo == Algo::ring && e.proto == Proto::simple && s.nodes > 1 && ar && s.version >= 20700 &&
+  // The ring's plateau: from 2.7, x1.9; from 2.18, x1.4 from SM80 on (the physical view: the
+  // newest rule).
+  const int v = view == LatencyView::tuning ? s.version : kNcclNewest;
+  if (e.algo == Algo::ring && e.proto == Proto::simple && s.nodes > 1 && ar && v >= 20700 &&
       bytes / (g.comm_channels * s.ranks) >= 64)
-    e.latency_us *= s.cc < 80 || s.version < 21800 ? 1.9 : 1.4;
+    e.latency_us *= s.cc < 80 || v < 21800 ? 1.9 : 1.4;
   e.time_us = e.latency_us + bytes / (1000 * e.bandwidth);
   return e;
 }
@@ -142,7 +146,7 @@ std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func
                                  LatencyView view) {
   const auto e = tuned(s, g, func, a, p, view);
   if (!e) return std::nullopt;
-  return at_size(*e, s, g, func, bytes);
+  return at_size(*e, s, g, func, bytes, view);
 }
 
 std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enabled& enabled, Func func, double bytes,

@@ -29,9 +29,12 @@ std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enab
                                 LatencyView view = LatencyView::tuning);
 // NCCL's tuning table entry (ncclTopoTuneModel) for `(algo, proto)`: its latency and algorithm
 // bandwidth before any size's corrections, time_us 0; nullopt when NCCL would not run it there.
+// Which algorithms and protocols run follows the system's NCCL version in both views; the
+// formula's per-release factors only the tuning view (what NCCL picks by), the physical view
+// keeps the newest.
 std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, Algo algo, Proto proto, LatencyView view);
 // A table entry at `bytes` (ncclTopoGetAlgoTime): the tree's correction and the ring's plateau.
-Estimate at_size(Estimate tuned, const NcclSystem& s, const Graphs& g, Func func, double bytes);
+Estimate at_size(Estimate tuned, const NcclSystem& s, const Graphs& g, Func func, double bytes, LatencyView view);
 // The one `(algo, proto)` estimated with `view`; nullopt when NCCL would not run it there.
 std::optional<Estimate> estimate(const NcclSystem& s, const Graphs& g, Func func, double bytes, Algo algo, Proto proto,
                                  LatencyView view);
