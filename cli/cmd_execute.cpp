@@ -26,17 +26,22 @@ namespace {
 using executor::SweepOp;
 
 // What the analytical model predicts for each size, on the scenario's cluster with `ranks`
-// single-GPU nodes: the all-reduce cost, or one alpha-beta transfer for sendrecv.
+// single-GPU nodes: the all-reduce cost (the library's own through NCCL: NCCL's model, the one
+// `collective` and training use; else the expansion's closed form), or one alpha-beta transfer
+// for sendrecv.
 void predict_sweep(executor::SweepResult& r, const std::string& scenario_path, const std::vector<std::string>& sets) {
   const Scenario s = load_scenario(scenario_path, sets);
   Cluster c = s.cluster;
   c.nodes = nodes_for(c, r.ranks);
   Strategy ran;  // the sweep's own library: its sockets over TCP
   ran.library = parse_collective_library(r.options.transport);
+  ran.nccl = s.strategy.nccl;
   const LinkCapacities links = link_capacities(c, ran);
+  const collectives::AllreduceAlgorithm& algorithm =
+      r.options.reference && links.nccl ? collectives::allreduce_algorithm("nccl") : *r.options.algorithm;
   for (auto& row : r.rows) {
     if (r.options.op == SweepOp::allreduce) {
-      row.predicted_s = collectives::allreduce_s(links, *r.options.algorithm, row.bytes);
+      row.predicted_s = collectives::allreduce_s(links, algorithm, row.bytes);
     } else {
       const LinkClass l = links.network_link();
       row.predicted_s = l.latency_s + row.bytes / l.bandwidth + links.call_overhead_s;
