@@ -43,7 +43,11 @@ check "gate without figures" 2 "expected figures for backend" -- \
 
 # A small measured table of its own: ResNet-50's BSP rows on 10GbE, with its testbed map.
 mkdir -p "$tmp/mini"
-{ head -1 "validation/data/$ddl.csv"; grep '^resnet50,64,10GbE-TCP,bsp-' "validation/data/$ddl.csv"; } >"$tmp/mini/mini.csv"
+# The ResNet-50 BSP rows, made 20% slower across the network than published (a synthetic cluster
+# whose network the defaults overrate, so that calibration has a constant to fit: the published
+# rows are predicted within 2% by the defaults).
+{ head -1 "validation/data/$ddl.csv"; grep '^resnet50,64,10GbE-TCP,bsp-' "validation/data/$ddl.csv" |
+    awk -F, 'BEGIN{OFS=","} $5>=8 {$7=sprintf("%.2f",$7*0.8)} {print}'; } >"$tmp/mini/mini.csv"
 printf 'table,model,network,scenario\nmini,resnet50,10GbE-TCP,%s\n' "$PWD/scenarios/ddl-resnet50-10gbe.yaml" \
   >"$tmp/mini/testbeds.csv"
 table="$tmp/mini/mini.csv"
