@@ -314,17 +314,30 @@ TEST(NcclCollective, OnLl128TheTreeHoldsChunksOnlyAtTheNetwork) {
             nccl_model(one, no_fill).time(CollectiveOp::all_reduce, 67108864.0).seconds);
 }
 
-TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
-  // Two RTX 2080 Ti without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is 12 GB/s to NCCL).
+// `nodes` x `gpus` of a PCIe GPU without peer-to-peer (pcie3-host, 4 GB/s; PCIe gen3 x16 is
+// 12 GB/s to NCCL), over kernel TCP at `gbps`.
+Cluster pcie_host_nodes(const char* gpu, int nodes, int gpus, double gbps) {
   Cluster c;
-  c.gpu = "rtx2080ti";
-  c.gpus_per_node = 2;
+  c.gpu = gpu;
+  c.nodes = nodes;
+  c.gpus_per_node = gpus;
   c.fabric = default_fabric("pcie3-host");
-  c.nic_bandwidth = 25e9 / 8;
+  c.nic_bandwidth = gbps * 1e9 / 8;
   c.net = default_transport_params(Transport::tcp);
+  return c;
+}
+
+NcclSettings simple_ring() {
   NcclSettings ring;
   ring.algo = "ring";
   ring.proto = "simple";
+  return ring;
+}
+
+TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
+  // Two RTX 2080 Ti without peer-to-peer.
+  const Cluster c = pcie_host_nodes("rtx2080ti", 1, 2, 25);
+  const NcclSettings ring = simple_ring();
   const double bytes = 1073741824;
   // A ring: both GPUs write and read host memory at once, at the fabric's measured 4 GB/s (below
   // the uplink's 12 / 2 each); bus bandwidth = algorithm bandwidth with two ranks.
@@ -339,15 +352,8 @@ TEST(NcclCollective, WithoutPeerToPeerGpusShareTheHostUplink) {
 TEST(NcclCollective, GpusSplitByAHostBridgeShareIt) {
   // Four V100-PCIe on root ports of their own (pcie3-host, no bridge): a ring goes at the
   // fabric's rate; behind one 12 GB/s host bridge, each of four GPUs gets a quarter of it.
-  Cluster c;
-  c.gpu = "v100-pcie";
-  c.gpus_per_node = 4;
-  c.fabric = default_fabric("pcie3-host");
-  c.nic_bandwidth = 10e9 / 8;
-  c.net = default_transport_params(Transport::tcp);
-  NcclSettings ring;
-  ring.algo = "ring";
-  ring.proto = "simple";
+  Cluster c = pcie_host_nodes("v100-pcie", 1, 4, 10);
+  const NcclSettings ring = simple_ring();
   const double bytes = 1073741824, bus = 2.0 * 3 / 4;
   EXPECT_NEAR(bytes / nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes).seconds * bus / 1e9, 4.0, 0.01);
   c.fabric.bridge_bandwidth = 12e9;
@@ -358,13 +364,7 @@ TEST(NcclVersion, TwoFourChoosesByItsThresholds) {
   // ddl-benchmarks' 2 x 4 V100-PCIe over 10 Gb/s TCP with NCCL 2.4.8 (init.cc ncclTreeThreshold):
   // no NVLink, so trees at 2/3 of the ring's 5 GB/s; ring latency 6 x 7 = 42 us against a tree's
   // 15 + 4 x 3 = 27 us: trees up to 5000 x 3333 / 1667 x 15 = 150,000 bytes, rings above.
-  Cluster c;
-  c.gpu = "v100-pcie";
-  c.nodes = 2;
-  c.gpus_per_node = 4;
-  c.fabric = default_fabric("pcie3-host");
-  c.nic_bandwidth = 10e9 / 8;
-  c.net = default_transport_params(Transport::tcp);
+  const Cluster c = pcie_host_nodes("v100-pcie", 2, 4, 10);
   NcclSettings old;
   old.version = parse_nccl_version("2.4.8");
   ASSERT_EQ(old.version, 20408);
