@@ -1,9 +1,15 @@
 // The memory estimate: bytes per parameter by precision and optimizer (ZeRO's accounting of
-// mixed-precision training), plus the layers' outputs for the batch, against the catalog's memory.
+// mixed-precision training, or autocast's fp32 weights and fp16 copies), the tensors autograd
+// keeps (sim/activation_memory.cpp), workspaces, the CUDA context and the allocator's reserve,
+// with an interval, against the catalog's memory.
 #include "sim/memory_fit.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include <fmt/format.h>
+
+#include "sim/activation_memory.h"
 #include "sim/gpu_catalog.h"
 #include "sim/units.h"
 #include "sim/zoo/zoo.h"
@@ -11,33 +17,80 @@
 namespace scalecast {
 namespace {
 
-// Weights and activations are kept at 2 B in fp16 (mixed precision) and 4 B otherwise.
-double element_bytes(Precision precision) { return precision == Precision::fp16 ? 2 : 4; }
+// cuBLAS: PyTorch's default workspace per handle, CUBLAS_WORKSPACE_CONFIG ":4096:8" (8 x 4 MiB,
+// the size chosen for sm90; older GPUs less), plus cuBLASLt's. cuDNN: convolutions under
+// cudnn.benchmark take the fastest algorithm whose workspace the allocator can give; the band
+// (0 to 1 GiB, central 256 MiB) is an assumption, not a measurement.
+constexpr double kCublasWorkspace = 32 * units::kMiB;
+constexpr double kCudnnWorkspace = 256 * units::kMiB;
+constexpr double kCudnnWorkspaceHigh = 1024 * units::kMiB;
+
+bool autocast(const ModelSettings& m) {
+  return m.precision == Precision::fp16 && m.mixed_precision == "autocast";
+}
 
 // Optimizer state per parameter, in fp32: SGD's momentum (4 B) or Adam's two moments (8 B), and
-// the fp32 master copy of the weights that mixed precision updates (4 B).
+// the fp32 master copy of the weights that fp16 ("half") training updates (4 B).
 double optimizer_bytes_per_parameter(const ModelSettings& model) {
   const double state = model.optimizer == "adam" ? 8 : 4;
-  return state + (model.precision == Precision::fp16 ? 4 : 0);
+  return state + (model.precision == Precision::fp16 && !autocast(model) ? 4 : 0);
 }
 
-int64_t output_elements(const Workload& workload) {
-  int64_t total = 0;
-  for (const Layer& layer : workload.layers) total += layer.output_elements;
-  return total;
+double matmul_parameters(const Workload& w) {
+  double n = 0;
+  for (const Layer& l : w.layers)
+    if (l.kind == "conv" || l.kind == "linear") n += static_cast<double>(l.parameters());
+  return n;
 }
+
+bool has_convolutions(const Workload& w) {
+  return std::any_of(w.layers.begin(), w.layers.end(), [](const Layer& l) { return l.kind == "conv"; });
+}
+
+bool has_attention(const Workload& w) {
+  return std::any_of(w.layers.begin(), w.layers.end(),
+                     [](const Layer& l) { return l.kind == "attention"; });
+}
+
+std::string gib(double bytes) { return units::format_memory(bytes); }
 
 }  // namespace
 
+double MemoryFit::allocated_bytes() const {
+  return weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes +
+         activations_bytes + temporaries_bytes + workspace_bytes;
+}
+
 double MemoryFit::needed_bytes() const {
-  return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes;
+  return allocated_bytes() * (1 + bands.cache_central) + bands.context_central;
+}
+
+double MemoryFit::low_bytes() const {
+  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes;
+  return fixed + (activations_bytes + temporaries_bytes) * (1 - bands.activation_share) +
+         kCublasWorkspace + bands.context_low;
+}
+
+double MemoryFit::high_bytes() const {
+  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes;
+  const double workspace = kCublasWorkspace + (convolutions ? kCudnnWorkspaceHigh : 0);
+  return (fixed + (activations_bytes + temporaries_bytes) * (1 + bands.activation_share) + workspace) *
+             (1 + bands.cache_high) +
+         bands.context_high;
 }
 
 std::vector<std::pair<std::string, double>> MemoryFit::parts() const {
   std::vector<std::pair<std::string, double>> list = {{"weights", weights_bytes},
                                                       {"gradients", gradients_bytes},
                                                       {"optimizer state", optimizer_bytes}};
-  if (activations_known) list.emplace_back("activations", activations_bytes);
+  if (weight_copies_bytes > 0) list.emplace_back("fp16 weight copies", weight_copies_bytes);
+  if (activations_known) {
+    list.emplace_back("activations", activations_bytes);
+    list.emplace_back("backward temporaries", temporaries_bytes);
+  }
+  list.emplace_back("workspaces", workspace_bytes);
+  list.emplace_back("CUDA context", bands.context_central);
+  list.emplace_back("allocator cache", allocated_bytes() * bands.cache_central);
   std::stable_sort(list.begin(), list.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   return list;
@@ -46,25 +99,39 @@ std::vector<std::pair<std::string, double>> MemoryFit::parts() const {
 MemoryFit memory_fit(const Scenario& scenario, const Workload& workload) {
   const ModelSettings& model = scenario.model;
   const double parameters = static_cast<double>(workload.parameters());
+  const bool amp = autocast(model);
   MemoryFit fit;
   fit.gpu = scenario.compute.gpu;
+  fit.batch = model.batch_per_gpu;
   fit.available_bytes = find_gpu(scenario.compute.gpu).memory_bytes;
-  fit.weights_bytes = parameters * element_bytes(model.precision);
-  fit.gradients_bytes = static_cast<double>(workload.grad_bytes());
+  // Autocast keeps the model and its gradients in fp32 and caches one fp16 cast of each conv and
+  // linear weight per forward pass (torch.autocast's weight cache); "half" is ZeRO's accounting.
+  const double element = model.precision == Precision::fp16 && !amp ? 2 : 4;
+  fit.weights_bytes = parameters * element;
+  fit.gradients_bytes = amp ? parameters * 4 : static_cast<double>(workload.grad_bytes());
   fit.optimizer_bytes = parameters * optimizer_bytes_per_parameter(model);
   // A profile has times, not shapes: its activations come from the zoo model it names, if any.
-  int64_t outputs = output_elements(workload);
+  const Workload* shapes = &workload;
+  Workload zoo_model;
   if (!model.profile.empty()) {
     fit.activations_known = zoo::has_model(model.name);
-    outputs = fit.activations_known ? output_elements(zoo::build_model(model.name, model.options)) : 0;
+    if (fit.activations_known) zoo_model = zoo::build_model(model.name, model.options);
+    shapes = &zoo_model;
   }
-  fit.activations_bytes = static_cast<double>(outputs) * model.batch_per_gpu *
-                          element_bytes(model.precision);
+  if (amp) fit.weight_copies_bytes = matmul_parameters(*shapes) * 2;
+  fit.convolutions = has_convolutions(*shapes);
+  fit.workspace_bytes = kCublasWorkspace + (fit.convolutions ? kCudnnWorkspace : 0);
+  if (fit.activations_known) {
+    const ActivationMemory a = activation_memory(*shapes, model);
+    fit.activations_bytes = a.saved_bytes * model.batch_per_gpu;
+    fit.temporaries_bytes = a.transient_bytes * model.batch_per_gpu;
+  }
   return fit;
 }
 
 std::string memory_summary(const MemoryFit& fit) {
-  std::string text = units::format_memory(fit.needed_bytes()) + " of " +
+  std::string text = units::format_memory(fit.needed_bytes()) + " (" + units::format_memory(fit.low_bytes()) +
+                     " to " + units::format_memory(fit.high_bytes()) + ") of " +
                      units::format_memory(fit.available_bytes) + " per GPU (";
   bool first = true;
   for (const auto& [name, bytes] : fit.parts()) {
@@ -73,6 +140,55 @@ std::string memory_summary(const MemoryFit& fit) {
   }
   if (!fit.activations_known) text += "; activations not counted: a profile of a model outside the zoo";
   return text + ")";
+}
+
+std::string memory_warning(const MemoryFit& fit) {
+  const double need = fit.needed_bytes();
+  if (need > fit.available_bytes)
+    return "the estimate " + gib(need) + " is " + gib(need - fit.available_bytes) + " over the " +
+           gib(fit.available_bytes) + " of a " + fit.gpu + ", within its interval (low end " +
+           gib(fit.low_bytes()) + "): it may run out of memory";
+  if (fit.high_bytes() > fit.available_bytes)
+    return "fits by " + gib(fit.available_bytes - need) + "; the interval's high end " +
+           gib(fit.high_bytes()) + " is over the " + gib(fit.available_bytes) + " of a " + fit.gpu;
+  return {};
+}
+
+std::string memory_knobs(const Scenario& scenario, const Workload& workload) {
+  const MemoryFit fit = memory_fit(scenario, workload);
+  std::vector<std::string> knobs;
+  // The central estimate is linear in the batch: find the largest that fits.
+  const double per_sample = (fit.activations_bytes + fit.temporaries_bytes) / std::max(1, fit.batch);
+  const double room = (fit.available_bytes - fit.bands.context_central) / (1 + fit.bands.cache_central) -
+                      (fit.allocated_bytes() - fit.activations_bytes - fit.temporaries_bytes);
+  if (per_sample > 0) {
+    const double batch = std::floor(room / per_sample);
+    if (batch >= 1 && batch < fit.batch)
+      knobs.push_back("model.batch_per_gpu=" + fmt::format("{:.0f}", batch));
+  }
+  const auto try_knob = [&](const std::string& text, auto change) {
+    Scenario s = scenario;
+    change(s.model);
+    Workload w = workload;
+    if (s.model.profile.empty() && zoo::has_model(s.model.name)) w = zoo::build_model(s.model.name, s.model.options);
+    const MemoryFit other = memory_fit(s, w);
+    if (other.needed_bytes() <= other.available_bytes) knobs.push_back(text + " (" + gib(other.needed_bytes()) + ")");
+  };
+  if (scenario.model.precision != Precision::fp16)
+    try_knob("model.precision=fp16", [](ModelSettings& m) {
+      m.precision = Precision::fp16;
+      m.options.bytes_per_element = 2;
+    });
+  const bool attention = has_attention(workload) || (!scenario.model.profile.empty() && zoo::has_model(scenario.model.name) &&
+                                                     has_attention(zoo::build_model(scenario.model.name, scenario.model.options)));
+  if (attention && scenario.model.attention != "fused")
+    try_knob("model.attention=fused", [](ModelSettings& m) { m.attention = "fused"; });
+  if (attention && !scenario.model.activation_checkpointing)
+    try_knob("model.activation_checkpointing=true", [](ModelSettings& m) { m.activation_checkpointing = true; });
+  if (knobs.empty()) return "no batch of at least 1 fits: a GPU with more memory, or sharding";
+  std::string text;
+  for (const auto& k : knobs) text += (text.empty() ? "" : ", or ") + k;
+  return text;
 }
 
 }  // namespace scalecast

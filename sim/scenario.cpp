@@ -101,7 +101,7 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings"});
+                "tied_embeddings", "mixed_precision", "attention", "activation_checkpointing"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
     const fs::path resolved = folder / profile->string();
@@ -131,6 +131,10 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
     if (s.precision == Precision::fp16) s.options.bytes_per_element = 2;
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
+  if (auto v = m.optional("mixed_precision"))
+    s.mixed_precision = v->choice("a mixed-precision mode", {"half", "autocast"});
+  if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
+  if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = v->boolean();
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;
 }

@@ -31,6 +31,14 @@ struct ModelSettings {
   zoo::ModelOptions options;    // seq_len, vocab_size, image_size, bytes per gradient element
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update
+  // Memory only (docs/MODEL.md, "Memory per GPU"): how fp16 is run ("half": the model in fp16
+  // with fp32 master weights, apex O2 / model.half(); "autocast": torch.cuda.amp, fp32 weights
+  // and fp16 copies), how attention runs ("eager": scores and probabilities kept; "fused": flash
+  // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing of
+  // each transformer block.
+  std::string mixed_precision = "half";
+  std::string attention = "eager";
+  bool activation_checkpointing = false;
 };
 
 struct ComputeSettings {

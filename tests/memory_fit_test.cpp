@@ -35,8 +35,10 @@ TEST(MemoryFit, Fp32WithSgdMomentum) {
   EXPECT_EQ(fit.weights_bytes, 4000);      // 4 B per parameter
   EXPECT_EQ(fit.gradients_bytes, 4000);    // 4 B per parameter
   EXPECT_EQ(fit.optimizer_bytes, 4000);    // momentum, 4 B
+  // The network's input is not a layer output here; the one layer is the loss's head: cross
+  // entropy's log_softmax keeps 500 fp32 values per sample.
   EXPECT_EQ(fit.activations_bytes, 16000); // 500 x 8 samples x 4 B
-  EXPECT_EQ(fit.needed_bytes(), 28000);
+  EXPECT_GT(fit.needed_bytes(), 28000);    // + workspaces, the CUDA context, the allocator's reserve
   EXPECT_EQ(fit.available_bytes, 12.0 * 1024 * 1024 * 1024);
   EXPECT_TRUE(fit.fits());
 }
@@ -48,10 +50,9 @@ TEST(MemoryFit, MixedPrecisionAdamIsSixteenBytesPerParameter) {
   EXPECT_EQ(fit.weights_bytes, 2000);
   EXPECT_EQ(fit.gradients_bytes, 2000);
   EXPECT_EQ(fit.optimizer_bytes, 12000);
-  EXPECT_EQ(fit.activations_bytes, 8000);  // 500 x 8 x 2 B
+  EXPECT_EQ(fit.activations_bytes, 8000);  // the loss's log_softmax: 500 x 8 x 2 B
   const auto parts = fit.parts();
-  EXPECT_EQ(parts.front().first, "optimizer state");
-  EXPECT_EQ(parts.back().first, "gradients");  // ties keep their order: weights first
+  EXPECT_EQ(parts.front().first, "CUDA context");
 }
 
 TEST(MemoryFit, BertLargeAtBatch4096InFp16DoesNotFitAK80) {
@@ -62,9 +63,9 @@ TEST(MemoryFit, BertLargeAtBatch4096InFp16DoesNotFitAK80) {
   Workload w = zoo::build_model("bert-large", s.model.options);
   const MemoryFit fit = memory_fit(s, w);
   EXPECT_FALSE(fit.fits());
-  EXPECT_GT(fit.activations_bytes, 600.0 * 1024 * 1024 * 1024);
+  EXPECT_GT(fit.activations_bytes, 500.0 * 1024 * 1024 * 1024);
   EXPECT_EQ(fit.parts().front().first, "activations");
-  EXPECT_NE(memory_summary(fit).find("of 12 GiB per GPU (activations "), std::string::npos);
+  EXPECT_NE(memory_summary(fit).find(") of 12 GiB per GPU (activations "), std::string::npos);
 }
 
 TEST(MemoryFit, EveryShippedTrainingScenarioFits) {
@@ -88,7 +89,7 @@ TEST(MemoryFit, ProfileOutsideTheZooLeavesActivationsOut) {
   const MemoryFit fit = memory_fit(s, one_layer(4));
   EXPECT_FALSE(fit.activations_known);
   EXPECT_EQ(fit.activations_bytes, 0);
-  EXPECT_EQ(fit.parts().size(), 3u);
+  EXPECT_EQ(fit.parts().size(), 6u);  // no activations nor temporaries
   EXPECT_NE(memory_summary(fit).find("activations not counted"), std::string::npos);
 }
 

@@ -1,0 +1,171 @@
+// Each published configuration expressed as a scenario's model settings: precision as run
+// (autocast or a half model), the optimizer's state count, attention as the implementation runs
+// it (flash-attention and MLPerf's fused MHA: fused; Hugging Face and DeepLearningExamples BERT:
+// eager), checkpointing as published.
+#include "validation/memory_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/csv.h"
+#include "sim/gpu_catalog.h"
+#include "sim/units.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast::validation {
+namespace {
+
+bool starts_with(const std::string& s, const std::string& head) { return s.rfind(head, 0) == 0; }
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Fills `c.fit` from the row, or says why the row cannot be expressed.
+void express(const CsvRecord& r, MemoryCase& c) {
+  const std::string sharding = r.text("sharding");
+  const std::string optimizer = r.text("optimizer");
+  if (!starts_with(sharding, "none")) {
+    c.reason = "sharded (" + sharding + "): per-GPU memory depends on the shard count, not modelled";
+    return;
+  }
+  if (c.gpu.empty() || !has_gpu(c.gpu)) {
+    c.reason = c.gpu.empty() ? "the source does not name the GPU" : "GPU " + c.gpu + " not in the catalog";
+    return;
+  }
+  if (!zoo::has_model(c.model)) {
+    c.reason = "model " + c.model + " is not in the zoo";
+    return;
+  }
+  if (contains(optimizer, "Adafactor") || contains(optimizer, "8-bit")) {
+    c.reason = "optimizer state of " + optimizer.substr(0, optimizer.find(' ')) + " not modelled (Adam's or momentum only)";
+    return;
+  }
+  Scenario s;
+  s.compute.gpu = c.gpu;
+  ModelSettings& m = s.model;
+  m.name = c.model;
+  m.batch_per_gpu = c.batch;
+  if (c.seq_len > 0) m.options.seq_len = c.seq_len;
+  if (!r.text("image_size").empty()) m.options.image_size = r.integer("image_size", 1, 4096);
+  const std::string& p = c.precision;
+  if (p == "fp32") {
+    m.precision = Precision::fp32;
+  } else if (p == "tf32") {
+    m.precision = Precision::tf32;
+  } else if (p == "amp_fp16" || p == "amp_bf16") {
+    m.precision = Precision::fp16;  // bf16 has fp16's size
+    m.mixed_precision = "autocast";
+  } else if (p == "fp16_o2" || p == "fp16_half" || p == "fp16" || p == "bf16") {
+    m.precision = Precision::fp16;
+    m.mixed_precision = "half";
+  } else {
+    c.reason = "precision " + p + " not modelled";
+    return;
+  }
+  if (m.precision == Precision::fp16) m.options.bytes_per_element = 2;
+  const bool sgd = contains(optimizer, "SGD") || contains(optimizer, "LARS");
+  m.optimizer = sgd ? "sgd" : "adam";  // Adam, AdamW, LAMB, RMSprop with momentum: two fp32 states
+  // flash-attention's training repo and nanoGPT run flash / SDPA attention; MLPerf's BERT a fused MHA.
+  const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" ||
+                     (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
+  m.attention = fused ? "fused" : "eager";
+  m.activation_checkpointing = starts_with(r.text("activation_checkpointing"), "yes");
+  const Workload w = zoo::build_model(c.model, m.options);
+  c.fit = memory_fit(s, w);
+  // The published memory, where it is stated ("GB" read as the catalog reads it, GiB).
+  if (!r.text("gpu_memory_gib").empty())
+    c.fit.available_bytes = r.number("gpu_memory_gib", Bound::between(1, 1024)) * units::kGiB;
+  c.settings = std::string(m.precision == Precision::fp16 ? m.mixed_precision + " fp16" : p) + ", " + m.optimizer +
+               ", " + m.attention + " attention" + (m.activation_checkpointing ? ", checkpointing" : "");
+  c.expressible = true;
+  if (!r.text("measured_peak_gib").empty()) {
+    c.measured_gib = r.number("measured_peak_gib", Bound::between(0, 1024));
+    c.peak_measure = r.text("peak_measure");
+    // NVML's "used": the context and whatever the allocator reserves; torchtitan's peak reserved
+    // leaves the context out.
+    const double bytes = c.peak_measure == "torch_max_reserved" ? c.fit.needed_bytes() - c.fit.bands.context_central
+                                                                : c.fit.needed_bytes();
+    c.predicted_gib = bytes / units::kGiB;
+  }
+}
+
+}  // namespace
+
+int MemoryValidation::expressible() const {
+  return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.expressible; }));
+}
+int MemoryValidation::central_fit() const {
+  return static_cast<int>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.expressible && c.central_fits(); }));
+}
+int MemoryValidation::not_refused() const {
+  return static_cast<int>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.expressible && c.fit.fits(); }));
+}
+int MemoryValidation::measured() const {
+  return static_cast<int>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.expressible && c.measured_gib > 0; }));
+}
+double MemoryValidation::max_abs_error() const {
+  double e = 0;
+  for (const auto& c : cases)
+    if (c.expressible && c.measured_gib > 0) e = std::max(e, std::abs(c.error()));
+  return e;
+}
+double MemoryValidation::mean_abs_error() const {
+  double sum = 0;
+  int n = 0;
+  for (const auto& c : cases)
+    if (c.expressible && c.measured_gib > 0) sum += std::abs(c.error()), ++n;
+  return n > 0 ? sum / n : 0;
+}
+
+MemoryValidation validate_memory(const std::string& folder) {
+  const CsvFile file(folder + "/configurations.csv");
+  MemoryValidation v;
+  for (const CsvRecord& r : file.records()) {
+    MemoryCase c;
+    c.line = r.line();
+    c.source = r.text("source");
+    c.gpu = r.text("gpu");
+    c.model = r.text("model");
+    c.precision = r.text("precision");
+    c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
+    c.seq_len = r.text("seq_len").empty() ? 0 : r.integer("seq_len", 1, 1 << 20);
+    express(r, c);
+    v.cases.push_back(std::move(c));
+  }
+  return v;
+}
+
+std::string memory_markdown(const MemoryValidation& v) {
+  std::ostringstream o;
+  const auto gib = [](double b) { return fmt::format("{:.1f}", b / units::kGiB); };
+  o << "## Memory fit: published configurations that ran\n\n"
+    << v.cases.size() << " configurations (validation/data/memory-fit); " << v.expressible()
+    << " expressible, of which " << v.central_fit() << " have a central estimate within the GPU's memory and "
+    << v.not_refused() << " are not refused (the interval's low end fits). " << v.measured()
+    << " have a measured peak: mean |error| " << fmt::format("{:.1f}", 100 * v.mean_abs_error()) << "%, max "
+    << fmt::format("{:.1f}", 100 * v.max_abs_error()) << "%.\n\n"
+    << "| line | source | gpu | GiB | model | precision | batch | seq | expressed as | estimate GiB (low-high) | fits | measured | error |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& c : v.cases) {
+    if (!c.expressible) continue;
+    o << "| " << c.line << " | " << c.source << " | " << c.gpu << " | " << gib(c.fit.available_bytes) << " | "
+      << c.model << " | " << c.precision << " | " << c.batch << " | " << (c.seq_len > 0 ? std::to_string(c.seq_len) : "")
+      << " | " << c.settings << " | " << gib(c.fit.needed_bytes()) << " (" << gib(c.fit.low_bytes()) << "-"
+      << gib(c.fit.high_bytes()) << ") | "
+      << (c.central_fits() ? "yes" : c.fit.fits() ? "within interval" : "REFUSED") << " | "
+      << (c.measured_gib > 0 ? fmt::format("{:.2f} ({})", c.measured_gib, c.peak_measure) : "") << " | "
+      << (c.measured_gib > 0 ? fmt::format("{:+.1f}%", 100 * c.error()) : "") << " |\n";
+  }
+  o << "\nNot expressible (" << v.cases.size() - v.expressible() << "):\n\n";
+  for (const auto& c : v.cases)
+    if (!c.expressible)
+      o << "- line " << c.line << ", " << c.source << ", " << (c.gpu.empty() ? "(no GPU)" : c.gpu) << ", " << c.model
+        << ", " << c.precision << ", batch " << c.batch << ": " << c.reason << "\n";
+  return o.str();
+}
+
+}  // namespace scalecast::validation
