@@ -51,6 +51,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
       << " per iteration on one GPU\n"
       << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
+      << (memory_warning(m).empty() ? "" : "          warning: " + memory_warning(m) + "\n")
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (payload " << units::format_rate(c.nic_bandwidth * c.net.efficiency) << " each, latency "
@@ -170,11 +171,16 @@ int run(const std::vector<std::string>& args) {
       r.workload = build_workload(r.swept.scenario);
       r.memory = memory_fit(r.swept.scenario, r.workload.workload);
       const Scenario& s = r.swept.scenario;
+      // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
+      // predicted with a warning that names the margin.
       if (!r.memory.fits() && !allow_oom)
         throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + r.memory.gpu +
                           ", got one that needs " + memory_summary(r.memory) +
                           (combination.empty() ? "" : " with " + describe_combination(combination)) +
-                          "; lower the batch or the precision, or pass --allow-oom");
+                          "; it would fit with " + memory_knobs(s, r.workload.workload) + "; or pass --allow-oom");
+      if (const std::string warning = memory_warning(r.memory); !warning.empty() && r.memory.fits())
+        std::cerr << "warning: " << s.path << ": memory"
+                  << (combination.empty() ? "" : " with " + describe_combination(combination)) << ": " << warning << "\n";
       runs.push_back(std::move(r));
     }
     std::vector<PredictionRow> rows;

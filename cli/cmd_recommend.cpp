@@ -110,6 +110,9 @@ int run(const std::vector<std::string>& args) {
         << " scenarios (network x method x knob values) x GPU counts";
       if (search.skipped_memory > 0)
         o << "; " << search.skipped_memory << " left out: do not fit in GPU memory (e.g. " << search.largest_skipped << ")";
+      if (search.warned_memory > 0)
+        o << "; " << search.warned_memory << " kept within the memory estimate's interval but over its centre (e.g. "
+          << search.example_warned << ")";
       o << "\nobjective  " << to_string(search.objective);
       if (search.samples > 0) o << fmt::format(", training run of {:g} {}", search.samples, ranked[0].row.sample_unit);
       if (s.prices.given) {

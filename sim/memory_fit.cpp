@@ -54,6 +54,11 @@ bool has_attention(const Workload& w) {
 
 std::string gib(double bytes) { return units::format_memory(bytes); }
 
+// "an a100", "a v100-sxm2".
+std::string a_gpu(const std::string& gpu) {
+  return (!gpu.empty() && std::string("aeiou").find(gpu[0]) != std::string::npos ? "an " : "a ") + gpu;
+}
+
 }  // namespace
 
 double MemoryFit::allocated_bytes() const {
@@ -146,11 +151,11 @@ std::string memory_warning(const MemoryFit& fit) {
   const double need = fit.needed_bytes();
   if (need > fit.available_bytes)
     return "the estimate " + gib(need) + " is " + gib(need - fit.available_bytes) + " over the " +
-           gib(fit.available_bytes) + " of a " + fit.gpu + ", within its interval (low end " +
+           gib(fit.available_bytes) + " of " + a_gpu(fit.gpu) + ", within its interval (low end " +
            gib(fit.low_bytes()) + "): it may run out of memory";
   if (fit.high_bytes() > fit.available_bytes)
     return "fits by " + gib(fit.available_bytes - need) + "; the interval's high end " +
-           gib(fit.high_bytes()) + " is over the " + gib(fit.available_bytes) + " of a " + fit.gpu;
+           gib(fit.high_bytes()) + " is over the " + gib(fit.available_bytes) + " of " + a_gpu(fit.gpu);
   return {};
 }
 

@@ -20,10 +20,10 @@ check "help" 0 "--backend" -- "$bin" predict --help
 check "schedule json" 0 '"format": "scalecast-schedule"' -- "$bin" schedule "$scen" --method wfbp-ps --gpus 8
 check "models" 0 "resnet50 +25557032 +161" -- "$bin" models
 check "gpus" 0 "v100-pcie" -- "$bin" gpus
-check "memory in the header" 0 "^memory +9.24 GiB of 32 GiB per GPU \(activations" -- "$bin" predict "$scen" -m bsp-ps -g 8
+check "memory in the header" 0 "^memory +6.87 GiB \(5.29 GiB to 10.5 GiB\) of 32 GiB per GPU \(activations" -- "$bin" predict "$scen" -m bsp-ps -g 8
 check "memory in json" 0 '"needed_bytes": ' -- "$bin" predict "$scen" --format json -m bsp-ps -g 8
 bert=$src/scenarios/whatif-a100-25gbe.yaml
-check "out of memory refused" 2 "model.batch_per_gpu: expected a configuration that fits in a k80, got one that needs .* GiB of 12 GiB per GPU \(activations" -- "$bin" predict "$bert" --set gpu.type=k80 --set model.batch_per_gpu=4096
+check "out of memory refused" 2 "model.batch_per_gpu: expected a configuration that fits in a k80, got one that needs .* GiB\) of 12 GiB per GPU \(activations .*would fit with model.batch_per_gpu=38" -- "$bin" predict "$bert" --set gpu.type=k80 --set model.batch_per_gpu=4096
 check "--allow-oom" 0 "does not fit \(--allow-oom\)" -- "$bin" predict "$bert" --set gpu.type=k80 --set model.batch_per_gpu=4096 --allow-oom -m bsp-allreduce -g 8
 
 printf 'name: x\nmodel: {name: resnet50, batch_per_gpu: 64}\ngpu: {type: v100-pcie}\ncluster:\n  gpus_per_node: 4\n  fabric: pcie3\n  network: {bandwidth: 10Gbs, transport: tcp}\nmethods: [bsp-ps]\ngpus: [4]\n' >"$tmp/bad.yaml"

@@ -91,10 +91,16 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         if (added) out.workloads.push_back(build_workload(v.scenario));
         v.workload = it->second;
         v.memory = memory_fit(v.scenario, out.workloads[v.workload].workload);
+        // Left out only where the estimate's interval lies wholly over the GPU's memory.
         if (!v.memory.fits()) {
           out.skipped_memory += gpus.size();
-          out.largest_skipped = memory_summary(v.memory) + " (" + v.memory.gpu + ")";
+          out.largest_skipped = memory_summary(v.memory) + " (" + v.memory.gpu + "; would fit with " +
+                                memory_knobs(v.scenario, out.workloads[v.workload].workload) + ")";
           continue;
+        }
+        if (v.memory.needed_bytes() > v.memory.available_bytes) {
+          out.warned_memory += gpus.size();
+          out.example_warned = memory_warning(v.memory);
         }
         if (out.base.prices.given) out.base.prices.gpu_price(v.scenario.compute.gpu);
         out.variants.push_back(std::move(v));

@@ -60,6 +60,8 @@ struct Search {
   std::vector<std::pair<std::size_t, int>> configurations;  // (variant, gpus), in search order
   std::size_t skipped_memory = 0;         // configurations left out: the model does not fit
   std::string largest_skipped;            // memory summary of one left out, for the message
+  std::size_t warned_memory = 0;          // kept, but over the central memory estimate (within its interval)
+  std::string example_warned;             // the warning of one of them
 };
 
 // Reads the space: every variant is read and checked (one clear error naming the file line of

@@ -173,6 +173,9 @@ void write_recommend_json(std::ostream& out, const Search& s, const std::vector<
                               {"samples", s.samples},
                               {"currency", s.base.prices.given ? s.base.prices.currency : ""},
                               {"skipped_out_of_memory", s.skipped_memory},
+                              {"skipped_out_of_memory_example", s.largest_skipped},
+                              {"memory_warnings", s.warned_memory},
+                              {"memory_warning_example", s.example_warned},
                               {"configurations", std::move(list)}};
   out << json_text(j, 2) << "\n";
 }
