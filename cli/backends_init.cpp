@@ -1,16 +1,12 @@
-// Registers the optional backends this build links (SimGrid when it was found), so that
-// `--backend` and `scalecast backends` see them.
-#include "sim/backend.h"
-#ifdef SCALECAST_HAVE_SIMGRID
-#include "sim/simgrid/register.h"
-#endif
+// Registers the optional backends this build offers (SimGrid's replay, run by scalecast-simgrid
+// when that program was built beside this one), so that `--backend` and `scalecast backends` see
+// them.
+#include "cli/simgrid_process.h"
 
 namespace {
 
 const bool registered = [] {
-#ifdef SCALECAST_HAVE_SIMGRID
-  scalecast::register_simgrid_backend();
-#endif
+  scalecast::cli::register_simgrid_process_backends();
   return true;
 }();
 

@@ -85,6 +85,7 @@ check "calibrate holds out whole files" 0 "^held out by file \\(2 files" -- "$bi
 check "calibrate without device lines or --gpus" 2 "or --gpus" -- "$bin" calibrate "$src/validation/data/nccl-tests/aws-p5-2x8.all_reduce_perf.txt" --scenario "$src/scenarios/cluster-aws-p5.yaml" -o /dev/null
 check "collective on an older NCCL" 0 "ring/Simple x1;" -- "$bin" collective "$src/scenarios/ddl-bert-large-10gbe.yaml" --op all_reduce --gpus 8 -b 64M -e 64M
 check "bad nccl version" 2 "strategy.nccl_version: expected an NCCL release MAJOR.MINOR.PATCH from 2.4.8 to 2.27.7" -- "$bin" predict "$h100" --set strategy.nccl_version=2.3.7
+check "the analytical command loads no SimGrid" 0 "^0$" -- bash -c "ldd '$bin' | grep -ci simgrid || true"
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce

@@ -21,15 +21,7 @@ void add(const std::string& name, const std::string& description,
 }  // namespace
 
 void register_simgrid_backend() {
-  using simgrid_backend::ExpansionMode;
-  add("simgrid",
-      "SimGrid S4U flow-level replay on a generated platform (CM02 sharing, calibrated transport); "
-      "exact reductions above 16 GPUs",
-      ExpansionMode::automatic);
-  add("simgrid-full", "SimGrid replay with every transfer of every step simulated",
-      ExpansionMode::full);
-  add("simgrid-reduced", "SimGrid replay with its exact reductions at any size",
-      ExpansionMode::reduced);
+  for (const auto& v : simgrid_backend::replay_variants()) add(v.name, v.description, v.mode);
 }
 
 }  // namespace scalecast

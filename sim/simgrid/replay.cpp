@@ -129,16 +129,6 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
 
 }  // namespace
 
-std::vector<std::string> checked_engine_args(const std::vector<std::string>& args) {
-  for (const std::string& a : args) {
-    const bool cfg = a.starts_with("--cfg=") && a.find(':') != std::string::npos;
-    if (!cfg && !(a.starts_with("--log=") && a.size() > 6))
-      throw std::invalid_argument("SimGrid option '" + a +
-                                  "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
-  }
-  return args;
-}
-
 ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   configure_log(options.engine_args);
