@@ -1,5 +1,7 @@
 // `scalecast validate`: predicts every measured row (validation/data) zero-shot and calibrated,
 // prints the summary, writes a report folder, and checks or records the regression baseline.
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -8,6 +10,7 @@
 #include "cli/common.h"
 #include "validation/ablation.h"
 #include "validation/baseline.h"
+#include "validation/memory_validation.h"
 #include "validation/report.h"
 #include "validation/summary.h"
 
@@ -60,15 +63,27 @@ int run(const std::vector<std::string>& args) {
       validation::write_collective_summary(std::cout, v.collectives);
       validation::write_holdout_summary(std::cout, v.collective_holdouts);
     }
+    // Published configurations that ran: each should be predicted to fit (docs/MODEL.md, "Memory per GPU").
+    std::optional<validation::MemoryValidation> memory;
+    if (std::filesystem::exists(data + "/memory-fit/configurations.csv")) {
+      memory = validation::validate_memory(data + "/memory-fit");
+      if (format == "table") validation::write_memory_summary(std::cout, *memory);
+    }
     std::optional<validation::Ablation> ablated;
     if (ablation) {
       ablated = validation::run_ablation(options, v, std::cerr);
       validation::write_ablation(std::cout, *ablated, format);
     }
     if (!report.empty()) validation::write_report(v, report, std::cerr, ablated ? &*ablated : nullptr);
+    if (!report.empty() && memory) std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::memory_markdown(*memory);
     if (!record.empty())
       write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });
     if (check.empty()) return 0;
+    if (memory && memory->not_refused() < memory->expressible()) {
+      std::cerr << "scalecast validate: " << memory->expressible() - memory->not_refused()
+                << " published configurations that ran are refused by the memory estimate\n";
+      return 1;
+    }
     const auto outcome = validation::check_baseline(baseline, v, check);
     std::cout << "\nregression check against " << check << " (allowed: +1 point of MAPE):\n";
     for (const auto& line : outcome.lines) std::cout << "  " << line << '\n';

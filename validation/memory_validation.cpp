@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -140,6 +141,30 @@ MemoryValidation validate_memory(const std::string& folder) {
     v.cases.push_back(std::move(c));
   }
   return v;
+}
+
+void write_memory_summary(std::ostream& out, const MemoryValidation& v) {
+  std::map<std::string, int> reasons;
+  for (const auto& c : v.cases)
+    if (!c.expressible) {
+      const std::string& r = c.reason;
+      ++reasons[starts_with(r, "sharded")     ? "sharded (FSDP, ZeRO, optimizer-state sharding)"
+                : starts_with(r, "model")     ? "model outside the zoo"
+                : starts_with(r, "optimizer") ? "optimizer not modelled (Adafactor, 8-bit Adam)"
+                                              : "GPU not named or not in the catalog"];
+    }
+  out << "\nmemory fit, published configurations that ran (memory-fit): " << v.cases.size() << " rows, "
+      << v.expressible() << " expressible: " << v.not_refused() << " predicted to fit (" << v.central_fit()
+      << " with the central estimate within the GPU's memory), " << v.expressible() - v.not_refused()
+      << " refused\n  not expressible: " << v.cases.size() - v.expressible();
+  for (const auto& [reason, n] : reasons) out << "; " << n << " " << reason;
+  out << "\n  measured peaks: " << v.measured() << fmt::format(", mean |error| {:.1f}%, max {:.1f}%\n",
+                                                                 100 * v.mean_abs_error(), 100 * v.max_abs_error());
+  for (const auto& c : v.cases)
+    if (c.expressible && c.measured_gib > 0)
+      out << fmt::format("    line {:>3} {} {} batch {} ({}): predicted {:.2f} GiB, measured {:.2f} GiB ({}), {:+.1f}%\n",
+                         c.line, c.gpu, c.model, c.batch, c.settings, c.predicted_gib, c.measured_gib,
+                         c.peak_measure, 100 * c.error());
 }
 
 std::string memory_markdown(const MemoryValidation& v) {

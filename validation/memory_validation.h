@@ -5,6 +5,7 @@
 // expressed are listed with the reason, never dropped.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct MemoryValidation {
 
 // Reads configurations.csv under `folder` (validation/data/memory-fit).
 MemoryValidation validate_memory(const std::string& folder);
+
+// A few lines for `scalecast validate`'s summary: counts, reasons left out, each measured row's error.
+void write_memory_summary(std::ostream& out, const MemoryValidation& v);
 
 // A markdown section: the summary, every expressible row, every row left out with its reason.
 std::string memory_markdown(const MemoryValidation& v);
