@@ -88,6 +88,7 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   std::vector<int> tensor_of(w.layers.size(), -1);
   std::vector<double> extra(w.layers.size(), 0);  // masks, indices, log-sum-exp, the loss
   bool in_fused_attention = false;
+  int branch_input = -1;  // the input of the last query / gate projection
   const Layer& first = w.layers.front();
   const double first_in =
       std::max(0.0, first.forward_memory_bytes / zoo::kActivationBytes - static_cast<double>(first.output_elements));
@@ -120,6 +121,15 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
       }
     }
     tensor_of[i] = t;
+    // Projections that read the same input as the one before them (BERT's key and value after the
+    // query, LLaMA's k/v after q and up after gate): under autocast each casts that fp32 input anew.
+    if (ends_with(l.name, ".query") || ends_with(l.name, "q_proj") || ends_with(l.name, "gate_proj")) {
+      branch_input = input;
+    } else if (autocast && branch_input >= 0 &&
+               (ends_with(l.name, ".key") || ends_with(l.name, ".value") || ends_with(l.name, "k_proj") ||
+                ends_with(l.name, "v_proj") || ends_with(l.name, "up_proj"))) {
+      if (tensors[branch_input].bytes == kFp32) ++tensors[branch_input].fp16_copies;
+    }
     if (saves_input(k) && input >= 0) {
       Tensor& in = tensors[input];
       if (autocast && autocast_matmul(k) && in.bytes == kFp32) ++in.fp16_copies;
