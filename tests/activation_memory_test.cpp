@@ -102,6 +102,16 @@ TEST(MemoryFit, PublishedRunsTheOldEstimateRefusedArePredicted) {
   }
 }
 
+// Over the central estimate but within the interval: predicted, with the margin named.
+TEST(MemoryFit, WithinTheIntervalIsPredictedWithAWarning) {
+  const MemoryFit fit = fit_of(scenario("bert-base", "a100", 320, 384));
+  EXPECT_TRUE(fit.fits());
+  EXPECT_GT(fit.needed_bytes(), fit.available_bytes);
+  EXPECT_NE(memory_warning(fit).find("over the 80 GiB of an a100, within its interval (low end "), std::string::npos)
+      << memory_warning(fit);
+  EXPECT_TRUE(memory_warning(fit_of(scenario("bert-large", "a100", 8, 128))).empty());
+}
+
 // 30% over the GPU's memory is refused, with what would make it fit.
 TEST(MemoryFit, ThirtyPercentOverIsRefusedWithKnobs) {
   for (const char* model : {"resnet50", "bert-large"}) {
