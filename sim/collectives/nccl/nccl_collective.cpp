@@ -202,17 +202,29 @@ NcclModel::NcclModel(const Cluster& sized, const LinkCapacities& links, const Nc
   system_.staging_bw = links.staging_bandwidth / 1e9;
   system_.latency_us = links.network_latency_s * 1e6;
   graphs_ = nccl_graphs(system_, settings_);
-  const Enabled on = enabled(settings_);
-  for (int f = 0; f < kFuncs; ++f)
-    for (int a = 0; a < kAlgos; ++a)
-      for (int p = 0; p < kProtos; ++p) {
-        const auto algo = static_cast<Algo>(a);
-        const auto proto = static_cast<Proto>(p);
-        const auto func = static_cast<Func>(f);
-        physical_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::physical);
-        if (on.algo[f][a] && on.proto[f][p])
-          tuning_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::tuning);
-      }
+  enabled_ = enabled(settings_);
+}
+
+void NcclModel::fill(Func func) const {
+  const int f = static_cast<int>(func);
+  for (int a = 0; a < kAlgos; ++a)
+    for (int p = 0; p < kProtos; ++p) {
+      const auto algo = static_cast<Algo>(a);
+      const auto proto = static_cast<Proto>(p);
+      physical_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::physical);
+      if (enabled_.algo[f][a] && enabled_.proto[f][p])
+        tuning_[f][a * kProtos + p] = tuned(system_, graphs_, func, algo, proto, LatencyView::tuning);
+    }
+}
+
+const NcclModel::Row& NcclModel::tuning(Func f) const {
+  std::call_once(filled_[static_cast<int>(f)], [&] { fill(f); });
+  return tuning_[static_cast<int>(f)];
+}
+
+const NcclModel::Row& NcclModel::physical(Func f) const {
+  std::call_once(filled_[static_cast<int>(f)], [&] { fill(f); });
+  return physical_[static_cast<int>(f)];
 }
 
 NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
@@ -248,8 +260,7 @@ std::optional<Estimate> NcclModel::legacy_choice(Func f, double bytes) const {
       std::clamp(std::ceil(bytes / (threads * chunks_per_loop * per_thread_ll)), 1.0, double(graphs_.comm_channels));
   const double ll_threshold = channels * threads * chunks_per_loop * thread_threshold * (tree ? 4 : 1);
   const Proto p = bytes <= ll_threshold ? Proto::ll : Proto::simple;
-  const auto& entry = tuning_[static_cast<int>(f)][static_cast<int>(tree ? Algo::tree : Algo::ring) * kProtos +
-                                                   static_cast<int>(p)];
+  const auto& entry = tuning(f)[static_cast<int>(tree ? Algo::tree : Algo::ring) * kProtos + static_cast<int>(p)];
   if (!entry) return std::nullopt;
   return at_size(*entry, system_, graphs_, f, bytes, LatencyView::tuning);
 }
@@ -258,7 +269,7 @@ std::optional<Estimate> NcclModel::choice(Func f, double bytes) const {
   if (system_.version < 20500)
     if (auto legacy = legacy_choice(f, bytes)) return legacy;
   std::optional<Estimate> best;
-  for (const auto& entry : tuning_[static_cast<int>(f)]) {
+  for (const auto& entry : tuning(f)) {
     if (!entry) continue;
     const Estimate e = at_size(*entry, system_, graphs_, f, bytes, LatencyView::tuning);
     if (!best || e.time_us < best->time_us) best = e;  // a tie keeps NCCL's order
@@ -287,8 +298,7 @@ NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_
   if (!chosen)
     throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
-  Estimate e = at_size(*physical_[static_cast<int>(f)][static_cast<int>(chosen->algo) * kProtos +
-                                                     static_cast<int>(chosen->proto)],
+  Estimate e = at_size(*physical(f)[static_cast<int>(chosen->algo) * kProtos + static_cast<int>(chosen->proto)],
                        s, g, f, bytes, LatencyView::physical);
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its
   // channels sets the transfer.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -77,8 +78,14 @@ class NcclModel {
   // NCCL's tuning table (its estimate's view of latency, for the choice) and the same entries
   // with the physical latency (for the time), per function, algorithm x protocol; entries NCCL
   // would not run, or the masks leave out of the choice, are empty.
-  using Table = std::array<std::array<std::optional<Estimate>, kAlgos * kProtos>, kFuncs>;
-  Table tuning_, physical_;
+  // Filled per function on its first use (most runs ask for one or two of the five).
+  using Row = std::array<std::optional<Estimate>, kAlgos * kProtos>;
+  const Row& tuning(Func f) const;
+  const Row& physical(Func f) const;
+  void fill(Func f) const;
+  Enabled enabled_;
+  mutable std::array<Row, kFuncs> tuning_, physical_;
+  mutable std::array<std::once_flag, kFuncs> filled_;
 };
 
 // The model of `sized` under `settings` with the link capacities of a run of NCCL there, for

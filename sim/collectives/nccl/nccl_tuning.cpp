@@ -130,8 +130,10 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
 Estimate at_size(Estimate e, const NcclSystem& s, const Graphs& g, Func func, double bytes, LatencyView view) {
   // Time for this size (ncclTopoGetAlgoTime, tuning.cc:561-578).
   const bool ar = func == Func::all_reduce;
-  const int log_size = log2i(std::floor(bytes / 64));
-  if (e.algo == Algo::tree && ar && log_size >= 0 && log_size < 23) e.bandwidth *= tree_correction(e.proto, log_size);
+  if (e.algo == Algo::tree && ar) {
+    const int log_size = log2i(std::floor(bytes / 64));
+    if (log_size >= 0 && log_size < 23) e.bandwidth *= tree_correction(e.proto, log_size);
+  }
   // The ring's plateau: from 2.7, x1.9; from 2.18, x1.4 from SM80 on (the physical view: the
   // newest rule).
   const int v = view == LatencyView::tuning ? s.version : kNcclNewest;
