@@ -73,11 +73,13 @@ int models(const std::vector<std::string>& args) {
 
 int gpus(const std::vector<std::string>& args) {
   return no_options("gpus", args, [] {
-    TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "memory_bw", "memory", "sm", "sms", "nvlinks", "pcie", "source"},
-                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", "", "", "", "gen", ""});
+    TextTable t({"gpu", "name", "fp32", "tf32", "fp16", "bf16", "fp8", "memory_bw", "memory", "sm", "sms", "nvlinks",
+                 "pcie", "source"},
+                {"", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "GB/s", "GiB", "", "", "", "gen", ""});
     for (const auto& g : gpu_catalog())
       t.add_row({g.name, g.full_name, fmt::format("{:.2f}", g.fp32_flops / 1e12),
                  fmt::format("{:.1f}", g.tf32_flops / 1e12), fmt::format("{:.1f}", g.fp16_flops / 1e12),
+                 fmt::format("{:.1f}", g.bf16_flops / 1e12), fmt::format("{:.1f}", g.fp8_flops / 1e12),
                  fmt::format("{:.0f}", g.memory_bandwidth / 1e9),
                  fmt::format("{:.0f}", g.memory_bytes / units::kGiB),
                  fmt::format("{}.{}", g.compute_capability / 10, g.compute_capability % 10), std::to_string(g.sms),

@@ -71,7 +71,7 @@ std::string block_of(const std::string& name) {
 ActivationMemory activation_memory(const Workload& w, const ModelSettings& model) {
   ActivationMemory out;
   if (w.layers.empty()) return out;
-  const bool fp16 = model.precision == Precision::fp16;
+  const bool fp16 = half_width(model.precision);
   const bool autocast = fp16 && model.mixed_precision == "autocast";
   const bool fused = model.attention == "fused";
   const double element = fp16 ? kFp16 : kFp32;

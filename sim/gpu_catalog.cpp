@@ -17,6 +17,8 @@ double GpuSpec::peak_flops(Precision p) const {
     case Precision::fp32: return fp32_flops;
     case Precision::tf32: return tf32_flops > 0 ? tf32_flops : fp32_flops;
     case Precision::fp16: return fp16_flops > 0 ? fp16_flops : fp32_flops;
+    case Precision::bf16: return bf16_flops;
+    case Precision::fp8: return fp8_flops;
   }
   return fp32_flops;
 }
@@ -62,40 +64,40 @@ const std::vector<GpuSpec>& gpu_catalog() {
                  "16 GB GDDR6; PCIe gen3",
        .compute_capability = 75, .pcie_gen = 3, .sms = 40},
       {.name = "a100-sxm4-40gb", .full_name = "A100-SXM4-40GB", .fp32_flops = 19.5e12, .tf32_flops = 156e12,
-       .fp16_flops = 312e12, .memory_bandwidth = 1555e9, .memory_bytes = 40 * units::kGiB,
-       .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 dense, "
+       .fp16_flops = 312e12, .bf16_flops = 312e12, .memory_bandwidth = 1555e9, .memory_bytes = 40 * units::kGiB,
+       .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 and bf16 dense, "
                  "1,555 GB/s, 40 GB HBM2 (40GB SXM), 12 NVLink3 links (600 GB/s); PCIe gen4",
        .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108},
       {.name = "a100", .full_name = "A100-SXM4-80GB", .fp32_flops = 19.5e12, .tf32_flops = 156e12,
-       .fp16_flops = 312e12, .memory_bandwidth = 2039e9, .memory_bytes = 80 * units::kGiB,
-       .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 dense, "
+       .fp16_flops = 312e12, .bf16_flops = 312e12, .memory_bandwidth = 2039e9, .memory_bytes = 80 * units::kGiB,
+       .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 and bf16 dense, "
                  "2,039 GB/s, 80 GB HBM2e (80GB SXM), 12 NVLink3 links (600 GB/s); PCIe gen4",
        .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108},
       {.name = "l40s", .full_name = "NVIDIA L40S", .fp32_flops = 91.6e12, .tf32_flops = 183e12,
-       .fp16_flops = 362e12, .memory_bandwidth = 864e9, .memory_bytes = 48 * units::kGiB,
-       .source = "NVIDIA L40S data sheet (2023): 91.6 TFLOPS fp32, 183 TFLOPS tf32 and 362 TFLOPS fp16 "
-                 "tensor dense (twice with sparsity), 864 GB/s, 48 GB GDDR6, no NVLink; PCIe gen4",
+       .fp16_flops = 362e12, .bf16_flops = 362e12, .fp8_flops = 733e12, .memory_bandwidth = 864e9, .memory_bytes = 48 * units::kGiB,
+       .source = "NVIDIA L40S data sheet (2023): 91.6 TFLOPS fp32, 183 TFLOPS tf32 and 362 TFLOPS fp16 and bf16 "
+                 "and 733 TFLOPS fp8 tensor dense (twice with sparsity), 864 GB/s, 48 GB GDDR6, no NVLink; PCIe gen4",
        .compute_capability = 89, .pcie_gen = 4, .sms = 142},
       {.name = "h100", .full_name = "H100-SXM5-80GB", .fp32_flops = 67e12, .tf32_flops = 494.7e12,
-       .fp16_flops = 989.4e12, .memory_bandwidth = 3.35e12, .memory_bytes = 80 * units::kGiB,
-       .source = "NVIDIA H100 data sheet (2023): SXM5 67 TFLOPS fp32, 494.7 TFLOPS tf32 and 989.4 TFLOPS "
-                 "fp16 dense, 3.35 TB/s, 80 GB HBM3, 18 NVLink4 links (900 GB/s); PCIe gen5",
+       .fp16_flops = 989.4e12, .bf16_flops = 989.4e12, .fp8_flops = 1978.9e12, .memory_bandwidth = 3.35e12, .memory_bytes = 80 * units::kGiB,
+       .source = "NVIDIA H100 data sheet (2023): SXM5 67 TFLOPS fp32, 494.7 TFLOPS tf32, 989.4 TFLOPS "
+                 "fp16 and bf16 and 1,979 TFLOPS fp8 dense, 3.35 TB/s, 80 GB HBM3, 18 NVLink4 links (900 GB/s); PCIe gen5",
        .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132},
       {.name = "h200", .full_name = "H200-SXM-141GB", .fp32_flops = 67e12, .tf32_flops = 494.7e12,
-       .fp16_flops = 989.4e12, .memory_bandwidth = 4.8e12, .memory_bytes = 141 * units::kGiB,
-       .source = "NVIDIA H200 data sheet (2024): SXM 67 TFLOPS fp32, 989 TFLOPS tf32 and 1,979 TFLOPS fp16 "
-                 "with sparsity (half dense), 4.8 TB/s, 141 GB HBM3e, NVLink4 900 GB/s (18 links); PCIe gen5",
+       .fp16_flops = 989.4e12, .bf16_flops = 989.4e12, .fp8_flops = 1978.9e12, .memory_bandwidth = 4.8e12, .memory_bytes = 141 * units::kGiB,
+       .source = "NVIDIA H200 data sheet (2024): SXM 67 TFLOPS fp32, 989 TFLOPS tf32 and 1,979 TFLOPS fp16 and bf16 "
+                 "and 3,958 TFLOPS fp8 with sparsity (half dense), 4.8 TB/s, 141 GB HBM3e, NVLink4 900 GB/s (18 links); PCIe gen5",
        .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132},
-      {.name = "b200", .full_name = "NVIDIA B200", .fp32_flops = 75e12, .tf32_flops = 1.1e15, .fp16_flops = 2.25e15,
+      {.name = "b200", .full_name = "NVIDIA B200", .fp32_flops = 75e12, .tf32_flops = 1.1e15, .fp16_flops = 2.25e15, .bf16_flops = 2.25e15, .fp8_flops = 4.5e15,
        .memory_bandwidth = 7.7e12, .memory_bytes = 180 * units::kGiB,
        .source = "NVIDIA HGX B200 data sheet (2024), per GPU of 8: 600 TFLOPS fp32, 18 PFLOPS tf32 and 36 "
-                 "PFLOPS fp16 with sparsity (half dense), 1.44 TB HBM3e and 62 TB/s; NVLink5 1.8 TB/s (18 "
+                 "PFLOPS fp16 and bf16 and 72 PFLOPS fp8 with sparsity (half dense), 1.44 TB HBM3e and 62 TB/s; NVLink5 1.8 TB/s (18 "
                  "links); PCIe gen5",
        .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148},
       {.name = "gb200", .full_name = "NVIDIA GB200 (one Blackwell GPU)", .fp32_flops = 80e12, .tf32_flops = 1.25e15,
-       .fp16_flops = 2.5e15, .memory_bandwidth = 8e12, .memory_bytes = 186 * units::kGiB,
-       .source = "NVIDIA GB200 NVL72 data sheet (2024), per GPU of 72: 5,760 TFLOPS fp32, 180 PFLOPS tf32 and "
-                 "360 PFLOPS fp16 with sparsity (half dense), 13.4 TB HBM3e and 576 TB/s; NVLink5 1.8 TB/s "
+       .fp16_flops = 2.5e15, .bf16_flops = 2.5e15, .fp8_flops = 5e15, .memory_bandwidth = 8e12, .memory_bytes = 186 * units::kGiB,
+       .source = "NVIDIA GB200 NVL72 data sheet (2024), per GPU of 72: 5,760 TFLOPS fp32, 180 PFLOPS tf32, "
+                 "360 PFLOPS fp16 and bf16 and 720 PFLOPS fp8 with sparsity (half dense), 13.4 TB HBM3e and 576 TB/s; NVLink5 1.8 TB/s "
                  "(18 links) to NVLink Switch trays; C2C to its Grace CPU",
        .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148},
   };
@@ -152,7 +154,20 @@ Precision parse_precision(const std::string& text) {
   if (text == "fp32") return Precision::fp32;
   if (text == "tf32") return Precision::tf32;
   if (text == "fp16") return Precision::fp16;
-  throw std::invalid_argument("unknown precision '" + text + "' (known: fp32, tf32, fp16)");
+  if (text == "bf16") return Precision::bf16;
+  if (text == "fp8") return Precision::fp8;
+  throw std::invalid_argument("unknown precision '" + text + "' (known: fp32, tf32, fp16, bf16, fp8)");
+}
+
+std::string to_string(Precision p) {
+  switch (p) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::fp16: return "fp16";
+    case Precision::bf16: return "bf16";
+    case Precision::fp8: return "fp8";
+  }
+  return "fp32";
 }
 
 }  // namespace scalecast

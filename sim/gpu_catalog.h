@@ -7,7 +7,9 @@
 
 namespace scalecast {
 
-enum class Precision { fp32, tf32, fp16 };
+// Compute precisions: fp16 and bf16 run on the tensor cores at their rate and keep 2-byte tensors;
+// fp8 runs its GEMMs at the fp8 tensor rate (Transformer Engine) and keeps and communicates bf16.
+enum class Precision { fp32, tf32, fp16, bf16, fp8 };
 
 struct GpuSpec {
   std::string name;             // catalog key, e.g. "v100-pcie"
@@ -15,6 +17,8 @@ struct GpuSpec {
   double fp32_flops = 0;        // peak FLOP/s, dense, no tensor cores
   double tf32_flops = 0;        // peak FLOP/s with TF32 tensor cores (0 if none)
   double fp16_flops = 0;        // peak FLOP/s with FP16 tensor cores, FP32 accumulate
+  double bf16_flops = 0;        // peak FLOP/s with BF16 tensor cores, dense (0: no bf16)
+  double fp8_flops = 0;         // peak FLOP/s with FP8 tensor cores, dense (0: no fp8)
   double memory_bandwidth = 0;  // bytes/s
   double memory_bytes = 0;      // device memory (the data sheet's GB are GiB)
   std::string source;           // where the figures come from
@@ -28,7 +32,10 @@ struct GpuSpec {
   // per SM) take from the computation (sim/scheduling/compute_slowdown.h).
   int sms = 0;
 
-  double peak_flops(Precision p) const;  // falls back to fp32 where a precision has no units
+  // Falls back to fp32 where tf32 or fp16 have no units of their own; 0 for bf16 or fp8 on a GPU
+  // without them (supports() says which).
+  double peak_flops(Precision p) const;
+  bool supports(Precision p) const { return peak_flops(p) > 0; }
 };
 
 const std::vector<GpuSpec>& gpu_catalog();
@@ -41,6 +48,9 @@ bool has_gpu(const std::string& name);
 // The catalog GPU a device name (as CUDA reports it: "Tesla V100-PCIE-32GB", "NVIDIA H100 80GB
 // HBM3") names: the longest key whose letters and digits occur in it, case aside; else nullptr.
 const GpuSpec* gpu_for_device_name(const std::string& device_name);
-Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16"
+Precision parse_precision(const std::string& text);  // "fp32", "tf32", "fp16", "bf16", "fp8"
+std::string to_string(Precision p);
+// Tensors of 2 bytes (fp16, bf16, and fp8's bf16 storage) rather than 4.
+inline bool half_width(Precision p) { return p == Precision::fp16 || p == Precision::bf16 || p == Precision::fp8; }
 
 }  // namespace scalecast

@@ -26,14 +26,14 @@ constexpr double kCudnnWorkspace = 256 * units::kMiB;
 constexpr double kCudnnWorkspaceHigh = 1024 * units::kMiB;
 
 bool autocast(const ModelSettings& m) {
-  return m.precision == Precision::fp16 && m.mixed_precision == "autocast";
+  return half_width(m.precision) && m.mixed_precision == "autocast";
 }
 
 // Optimizer state per parameter, in fp32: SGD's momentum (4 B) or Adam's two moments (8 B), and
 // the fp32 master copy of the weights that fp16 ("half") training updates (4 B).
 double optimizer_bytes_per_parameter(const ModelSettings& model) {
   const double state = model.optimizer == "adam" ? 8 : 4;
-  return state + (model.precision == Precision::fp16 && !autocast(model) ? 4 : 0);
+  return state + (half_width(model.precision) && !autocast(model) ? 4 : 0);
 }
 
 double matmul_parameters(const Workload& w) {
@@ -111,7 +111,7 @@ MemoryFit memory_fit(const Scenario& scenario, const Workload& workload) {
   fit.available_bytes = find_gpu(scenario.compute.gpu).memory_bytes;
   // Autocast keeps the model and its gradients in fp32 and caches one fp16 cast of each conv and
   // linear weight per forward pass (torch.autocast's weight cache); "half" is ZeRO's accounting.
-  const double element = model.precision == Precision::fp16 && !amp ? 2 : 4;
+  const double element = half_width(model.precision) && !amp ? 2 : 4;
   fit.weights_bytes = parameters * element;
   fit.gradients_bytes = amp ? parameters * 4 : static_cast<double>(workload.grad_bytes());
   fit.optimizer_bytes = parameters * optimizer_bytes_per_parameter(model);
@@ -179,7 +179,7 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload) {
     const MemoryFit other = memory_fit(s, w);
     if (other.needed_bytes() <= other.available_bytes) knobs.push_back(text + " (" + gib(other.needed_bytes()) + ")");
   };
-  if (scenario.model.precision != Precision::fp16)
+  if (!half_width(scenario.model.precision))
     try_knob("model.precision=fp16", [](ModelSettings& m) {
       m.precision = Precision::fp16;
       m.options.bytes_per_element = 2;

@@ -13,15 +13,6 @@
 namespace scalecast {
 namespace {
 
-std::string precision_name(Precision p) {
-  switch (p) {
-    case Precision::fp32: return "fp32";
-    case Precision::tf32: return "tf32";
-    case Precision::fp16: return "fp16";
-  }
-  return "fp32";
-}
-
 // A recorded value that must equal the scenario's `key`; measured times are not converted.
 void require_same(const Profile& profile, const std::string& key, const std::string& wanted,
                   const std::string& scenario_key, const std::string& scenario_path) {
@@ -52,7 +43,7 @@ std::string check_gpu(const Profile& profile, const Scenario& s) {
 
 BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& params) {
   Profile profile = read_profile_csv(s.model.profile, s.model.options.bytes_per_element);
-  require_same(profile, "precision", precision_name(s.model.precision), "model.precision", s.path);
+  require_same(profile, "precision", to_string(s.model.precision), "model.precision", s.path);
   require_same(profile, "optimizer", s.model.optimizer, "model.optimizer", s.path);
   BuiltWorkload out;
   out.source = "profile " + s.model.profile + check_gpu(profile, s);

@@ -127,8 +127,8 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);
   if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);
   if (auto v = m.optional("precision")) {
-    s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16"}));
-    if (s.precision == Precision::fp16) s.options.bytes_per_element = 2;
+    s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16", "bf16", "fp8"}));
+    if (half_width(s.precision)) s.options.bytes_per_element = 2;
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
   if (auto v = m.optional("mixed_precision"))
@@ -377,6 +377,12 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   // A cluster alone (for collectives) needs no model and no methods; commands that train say so.
   if (auto v = root.optional("model")) s.model = read_model(*v, fs::path(path).parent_path());
   s.compute = read_gpu(root.require("gpu"));
+  if (const GpuSpec& gpu = find_gpu(s.compute.gpu); !gpu.supports(s.model.precision)) {
+    std::string has;
+    for (Precision p : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
+      if (gpu.supports(p)) has += (has.empty() ? "" : ", ") + to_string(p);
+    root.require("model").require("precision").fail("a precision the " + gpu.name + " computes in (" + has + ")");
+  }
   s.cluster = read_cluster(root.require("cluster"), s.compute.gpu);
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
   if (auto v = root.optional("methods")) s.methods = v->choice_list("a method", method_names());

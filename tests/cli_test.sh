@@ -86,6 +86,9 @@ check "calibrate without device lines or --gpus" 2 "or --gpus" -- "$bin" calibra
 check "collective on an older NCCL" 0 "ring/Simple x1;" -- "$bin" collective "$src/scenarios/ddl-bert-large-10gbe.yaml" --op all_reduce --gpus 8 -b 64M -e 64M
 check "bad nccl version" 2 "strategy.nccl_version: expected an NCCL release MAJOR.MINOR.PATCH from 2.4.8 to 2.27.7" -- "$bin" predict "$h100" --set strategy.nccl_version=2.3.7
 check "the analytical command loads no SimGrid" 0 "^0$" -- bash -c "ldd '$bin' | grep -ci simgrid || true"
+check "bf16 where the GPU has it" 0 "^ddp +8 +1 " -- "$bin" predict "$src/scenarios/whatif-bert-large-1024-h100.yaml" --set model.precision=bf16 -g 8
+check "fp8 refused on a GPU without it, naming the GPU" 2 "model.precision: expected a precision the a100 computes in \\(fp32, tf32, fp16, bf16\\), got 'fp8'" -- "$bin" predict "$src/scenarios/whatif-a100-25gbe.yaml" --set model.precision=fp8
+check "bf16 refused on a V100" 2 "expected a precision the v100-pcie computes in \\(fp32, tf32, fp16\\), got 'bf16'" -- "$bin" predict "$scen" --set model.precision=bf16
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce
