@@ -11,6 +11,7 @@
 #include "validation/ablation.h"
 #include "validation/baseline.h"
 #include "validation/memory_validation.h"
+#include "validation/single_gpu.h"
 #include "validation/report.h"
 #include "validation/summary.h"
 
@@ -69,6 +70,12 @@ int run(const std::vector<std::string>& args) {
       memory = validation::validate_memory(data + "/memory-fit");
       if (format == "table") validation::write_memory_summary(std::cout, *memory);
     }
+    // Published single-GPU throughput against the compute model (docs/MODEL.md, "Compute").
+    std::optional<validation::SingleGpuValidation> single_gpu;
+    if (std::filesystem::exists(data + "/single-gpu/throughput.csv")) {
+      single_gpu = validation::validate_single_gpu(data + "/single-gpu");
+      if (format == "table") validation::write_single_gpu_summary(std::cout, *single_gpu);
+    }
     std::optional<validation::Ablation> ablated;
     if (ablation) {
       ablated = validation::run_ablation(options, v, std::cerr);
@@ -76,6 +83,8 @@ int run(const std::vector<std::string>& args) {
     }
     if (!report.empty()) validation::write_report(v, report, std::cerr, ablated ? &*ablated : nullptr);
     if (!report.empty() && memory) std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::memory_markdown(*memory);
+    if (!report.empty() && single_gpu)
+      std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::single_gpu_markdown(*single_gpu);
     if (!record.empty())
       write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });
     if (check.empty()) return 0;

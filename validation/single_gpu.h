@@ -1,0 +1,38 @@
+// The compute model against published single-GPU training throughput
+// (validation/data/single-gpu/throughput.csv): each expressible row (one GPU, a catalog GPU, a
+// zoo model or shape, a modelled precision) predicted zero-shot from the zoo's roofline, with the
+// error per GPU generation and per precision. Rows that cannot be expressed are listed with why.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace scalecast::validation {
+
+struct SingleGpuCase {
+  int line = 0;               // in throughput.csv
+  std::string source, gpu, model, precision, unit;
+  int gpus = 1, batch = 0, seq_len = 0;
+  double published = 0;       // samples/s of one GPU (tokens/s converted by the sequence length)
+  double predicted = 0;       // samples/s
+  bool expressible = false;
+  std::string reason;         // why not, when not expressible
+  double error() const { return (predicted - published) / published; }
+};
+
+struct SingleGpuValidation {
+  std::vector<SingleGpuCase> cases;
+  // Mean |error| of the expressible rows by a key of each ("V100", "fp16"), with their count.
+  std::map<std::string, std::pair<double, int>> by(const std::string& what) const;
+};
+
+// Reads `folder`/throughput.csv. Throws DataError naming the file and line of a malformed row.
+SingleGpuValidation validate_single_gpu(const std::string& folder);
+
+void write_single_gpu_summary(std::ostream& out, const SingleGpuValidation& v);
+// The same, with every row, for report.md.
+std::string single_gpu_markdown(const SingleGpuValidation& v);
+
+}  // namespace scalecast::validation
