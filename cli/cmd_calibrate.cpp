@@ -106,7 +106,8 @@ int run(const std::vector<std::string>& args) {
   pos.add("measurements", -1);
   return guarded("calibrate", [&] {
     po::variables_map vm;
-    if (parse_options("calibrate", "MEASUREMENTS... --scenario BASE.yaml [-o cluster.yaml]", opts, pos, args, vm))
+    if (parse_options("calibrate", "MEASUREMENTS... --scenario BASE.yaml [-o cluster.yaml]", opts, pos, args, vm, nullptr,
+                      {"output", "residuals"}))
       return 0;
     if (folds < 2) throw std::invalid_argument("--folds must be 2 or more");
     if (vm.count("gpus") && (gpus < 2 || gpus > ranges::kMaxGpus))

@@ -102,7 +102,7 @@ int run(const std::vector<std::string>& args) {
     po::variables_map vm;
     po::parsed_options parsed(nullptr);
     if (parse_options("execute", "SCHEDULE.json [-o timeline.json] [--local N]  |  --sweep MIN:MAX [-o sweep.csv]",
-                      opts, pos, args, vm, &parsed))
+                      opts, pos, args, vm, &parsed, {"output", "trace"}))
       return 0;
     const bool reference = vm["reference"].as<bool>();
     const double timeout_s = units::parse_duration(timeout_text);

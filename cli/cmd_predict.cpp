@@ -130,7 +130,7 @@ int run(const std::vector<std::string>& args) {
   pos.add("scenario", 1);
   return guarded("predict", [&] {
     po::variables_map vm;
-    if (parse_options("predict", kSynopsis, opts, pos, args, vm)) return 0;
+    if (parse_options("predict", kSynopsis, opts, pos, args, vm, nullptr, {"output", "trace", "timeline"})) return 0;
     check_format(format, {"table", "csv", "json"});
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
     std::vector<SweepAxis> axes;

@@ -122,7 +122,7 @@ int run(const std::vector<std::string>& args) {
       "batch", po::value(&o.batch), "batch per GPU, recorded in the profile");
   return guarded("profile", [&] {
     po::variables_map vm;
-    if (parse_options("profile", kSynopsis, opts, {}, own, vm)) return 0;
+    if (parse_options("profile", kSynopsis, opts, {}, own, vm, nullptr, {"output", "trace"})) return 0;
     if (o.warmup < 0) throw InputError("--warmup must be >= 0");
     if (vm.count("batch") && o.batch <= 0) throw InputError("--batch must be positive");
     if (separator != args.end() && o.command.empty()) throw InputError("no COMMAND after --");

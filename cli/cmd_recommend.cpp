@@ -3,6 +3,7 @@
 // best per network and the Pareto front (table, CSV, JSON, gnuplot plot).
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -64,7 +65,7 @@ int run(const std::vector<std::string>& args) {
   pos.add("scenario", 1);
   return guarded("recommend", [&] {
     po::variables_map vm;
-    if (parse_options("recommend", kSynopsis, opts, pos, args, vm)) return 0;
+    if (parse_options("recommend", kSynopsis, opts, pos, args, vm, nullptr, {"output", "plot"})) return 0;
     check_format(format, {"table", "csv", "json"});
     if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
@@ -81,6 +82,12 @@ int run(const std::vector<std::string>& args) {
     const auto wall0 = std::chrono::steady_clock::now();
     const std::clock_t cpu0 = std::clock();
     const recommend::Search search = recommend::plan_search(scenario_path, request);
+    // The plot is drawn after the outputs are written: a folder it cannot go to is refused first.
+    if (const auto folder = std::filesystem::path(plot).parent_path(); !plot.empty() && !folder.empty()) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(folder, ec))
+        throw OutputError("--plot " + plot + ": expected a file in an existing folder, got no folder " + folder.string());
+    }
     if (!plot.empty() && !search.base.prices.given)
       throw InputError(scenario_path + ": prices: expected a price list to plot cost against throughput, got none",
                        true);

@@ -3,6 +3,7 @@
 #include "cli/common.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
@@ -13,11 +14,53 @@
 
 namespace scalecast::cli {
 
+namespace {
+
+// The path values of an option (one string or a list of them); none for other kinds of value.
+std::vector<std::string> path_values(const po::variable_value& v) {
+  if (const auto* one = boost::any_cast<std::string>(&v.value())) return {*one};
+  if (const auto* many = boost::any_cast<std::vector<std::string>>(&v.value())) return *many;
+  return {};
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+void refuse_outputs_over_inputs(const po::variables_map& vm, const std::vector<std::string>& outputs) {
+  std::vector<std::pair<std::string, std::string>> written;  // option, path
+  for (const auto& key : outputs)
+    if (vm.count(key))
+      for (const auto& path : path_values(vm[key]))
+        if (!path.empty() && path != "-") written.emplace_back(key, path);
+  for (const auto& [key, value] : vm) {
+    if (std::find(outputs.begin(), outputs.end(), key) != outputs.end()) continue;
+    for (const auto& path : path_values(value)) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) continue;
+      for (const auto& [out_key, out_path] : written)
+        if (same_file(out_path, path))
+          throw std::invalid_argument("--" + out_key + " " + out_path + ": that file is the command's input (" + key +
+                                      "): an output never overwrites an input");
+    }
+  }
+  for (std::size_t i = 0; i < written.size(); ++i)
+    for (std::size_t j = i + 1; j < written.size(); ++j)
+      if (same_file(written[i].second, written[j].second))
+        throw std::invalid_argument("--" + written[i].first + " and --" + written[j].first + " both name " +
+                                    written[j].second + ": each output needs a file of its own");
+}
+
+}  // namespace
+
 bool parse_options(const std::string& command, const std::string& synopsis,
                    const po::options_description& options,
                    const po::positional_options_description& positional,
                    const std::vector<std::string>& args, po::variables_map& vm,
-                   po::parsed_options* parsed) {
+                   po::parsed_options* parsed, const std::vector<std::string>& outputs) {
   po::options_description all(options);
   all.add_options()("help,h", "show this help");
   const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
@@ -30,6 +73,7 @@ bool parse_options(const std::string& command, const std::string& synopsis,
     return true;
   }
   po::notify(vm);
+  refuse_outputs_over_inputs(vm, outputs);
   return false;
 }
 

@@ -19,11 +19,14 @@ namespace po = boost::program_options;
 // spelled out in full: an abbreviation (`--loc` for `--local`) is an unknown option, so that no
 // command line means something other than what it says. `parsed`, when given, receives the
 // options as parsed, for commands that pass some of them on to processes they start.
+// `outputs` names the options whose values are files the command writes: each is refused (exit 2,
+// nothing written) where it is one of the command's inputs (any other option's value naming an
+// existing file, compared as the same file, not by name) or the file of another output.
 bool parse_options(const std::string& command, const std::string& synopsis,
                    const po::options_description& options,
                    const po::positional_options_description& positional,
                    const std::vector<std::string>& args, po::variables_map& vm,
-                   po::parsed_options* parsed = nullptr);
+                   po::parsed_options* parsed = nullptr, const std::vector<std::string>& outputs = {"output"});
 
 // The command-line tokens of every parsed option but `skip` (its canonical long name), in their
 // original order and spelling: the arguments to hand on to a child process.

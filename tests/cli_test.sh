@@ -89,6 +89,30 @@ check "the analytical command loads no SimGrid" 0 "^0$" -- bash -c "ldd '$bin' |
 check "bf16 where the GPU has it" 0 "^ddp +8 +1 " -- "$bin" predict "$src/scenarios/whatif-bert-large-1024-h100.yaml" --set model.precision=bf16 -g 8
 check "fp8 refused on a GPU without it, naming the GPU" 2 "model.precision: expected a precision the a100 computes in \\(fp32, tf32, fp16, bf16\\), got 'fp8'" -- "$bin" predict "$src/scenarios/whatif-a100-25gbe.yaml" --set model.precision=fp8
 check "bf16 refused on a V100" 2 "expected a precision the v100-pcie computes in \\(fp32, tf32, fp16\\), got 'bf16'" -- "$bin" predict "$scen" --set model.precision=bf16
+# No command writes over one of its inputs, nor two outputs into one file: each refusal is one line,
+# exit 2, and the input is left as it was.
+cp "$scen" "$tmp/in.yaml"
+cp "$src/validation/data/nccl-tests/aws-p5-2x8-nccl2.22.all_reduce_perf.txt" "$tmp/in.txt"
+"$bin" schedule "$scen" --method bsp-ps --gpus 8 -o "$tmp/in.json" 2>/dev/null
+cp "$(ls "$src"/tests/fixtures/torch_traces/*.json | head -1)" "$tmp/trace.json"
+for cmd in "predict $tmp/in.yaml -o $tmp/in.yaml" \
+           "recommend $tmp/in.yaml -o $tmp/in.yaml" \
+           "schedule $tmp/in.yaml --method bsp-ps --gpus 8 -o $tmp/in.yaml" \
+           "collective $h100 --op all_reduce --gpus 16 --compare $tmp/in.txt -o $tmp/in.txt" \
+           "calibrate $tmp/in.txt --scenario $src/scenarios/cluster-aws-p5.yaml -o $tmp/in.txt" \
+           "compare $tmp/in.json $tmp/in.json -o $tmp/in.json" \
+           "import-trace $tmp/trace.json -o $tmp/trace.json" \
+           "execute $tmp/in.json --local 2 -o $tmp/in.json"; do
+  name=${cmd%% *}
+  if ! "$bin" "$name" --help >/dev/null 2>&1; then continue; fi  # a part this build leaves out
+  before=$(md5sum "$tmp/in.yaml" "$tmp/in.txt" "$tmp/in.json" "$tmp/trace.json")
+  # shellcheck disable=SC2086
+  check "$name: -o naming an input is refused" 2 "^scalecast $name: --output .*: that file is the command's input" -- "$bin" $cmd
+  check "$name: the input is untouched" 0 "^same$" -- bash -c "[[ '$before' == \"\$(md5sum '$tmp/in.yaml' '$tmp/in.txt' '$tmp/in.json' '$tmp/trace.json')\" ]] && echo same"
+done
+check "two outputs into one file" 2 "^scalecast predict: --trace and --timeline both name" -- "$bin" predict "$scen" -m bsp-ps -g 8 --trace "$tmp/t.json" --timeline "$tmp/./t.json"
+check "a plot into no folder writes nothing" 2 "^scalecast recommend: --plot /missing-dir/front.png: expected a file in an existing folder" -- "$bin" recommend "$src/scenarios/whatif-a100-25gbe.yaml" -o "$tmp/r.txt" --plot /missing-dir/front.png
+check "nor the other output" 0 "^absent$" -- bash -c "[[ -e '$tmp/r.txt' ]] && echo present || echo absent"
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce
