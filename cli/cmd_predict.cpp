@@ -1,5 +1,6 @@
 // `scalecast predict`: the main job. Predicts every (method, GPU count) of a scenario with a
 // backend and prints a table, CSV or JSON; --trace writes one run's timeline for Perfetto.
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -137,6 +138,12 @@ int run(const std::vector<std::string>& args) {
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
     const auto combinations = sweep_combinations(axes, 10000);
     auto select = [&](Scenario& s) {
+      for (std::size_t i = 0; i < methods.size(); ++i)
+        if (std::find(methods.begin(), methods.begin() + static_cast<long>(i), methods[i]) != methods.begin() + static_cast<long>(i))
+          throw std::invalid_argument("--method: " + methods[i] + " is given twice");
+      for (std::size_t i = 0; i < gpus.size(); ++i)
+        if (std::find(gpus.begin(), gpus.begin() + static_cast<long>(i), gpus[i]) != gpus.begin() + static_cast<long>(i))
+          throw std::invalid_argument("--gpus: " + std::to_string(gpus[i]) + " is given twice");
       if (!methods.empty()) s.methods = methods;
       if (s.methods.empty())
         throw SourceError(s.path + ": methods: expected the methods to predict (or --method), got none");

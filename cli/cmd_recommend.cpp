@@ -47,7 +47,7 @@ int run(const std::vector<std::string>& args) {
   std::string scenario_path, format, output, plot, objective, samples, cluster_file;
   std::vector<std::string> sets, sweeps, methods;
   std::vector<int> gpus;
-  std::size_t top = 15;
+  long top = 15;
   int threads = 0;
   opts.add_options()("scenario", po::value(&scenario_path)->required(), "scenario YAML file")(
       "objective", po::value(&objective), "throughput, time or cost (default: the scenario's search.objective)")(
@@ -66,6 +66,7 @@ int run(const std::vector<std::string>& args) {
   return guarded("recommend", [&] {
     po::variables_map vm;
     if (parse_options("recommend", kSynopsis, opts, pos, args, vm, nullptr, {"output", "plot"})) return 0;
+    if (top < 0) throw std::invalid_argument("--top: expected 0 (all) or more rows, got " + std::to_string(top));
     check_format(format, {"table", "csv", "json"});
     if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
@@ -129,7 +130,7 @@ int run(const std::vector<std::string>& args) {
         if (s.prices.server_hour > 0) o << fmt::format(", server {:g}", s.prices.server_hour);
       }
       o << "\n\n";
-      write_recommend_table(o, search, ranked, top);
+      write_recommend_table(o, search, ranked, static_cast<std::size_t>(top));
       write_recommend_summary(o, search, ranked);
     });
     files.commit();

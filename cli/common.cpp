@@ -131,6 +131,7 @@ WorkLimits LimitOptions::limits() const {
   } catch (const units::UnitError& e) {
     throw InputError(std::string("--max-memory: ") + e.what());
   }
+  if (!(l.max_memory_bytes > 0)) throw InputError("--max-memory: expected a size above 0, got '" + max_memory + "'");
   return l;
 }
 

@@ -344,6 +344,9 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   }
   if (auto v = s.optional("nccl_min_channels")) n.min_channels = v->integer(1, nccl::kMaxChannels);
   if (auto v = s.optional("nccl_max_channels")) n.max_channels = v->integer(1, nccl::kMaxChannels);
+  if (n.min_channels > 0 && n.max_channels > 0 && n.min_channels > n.max_channels)
+    s.require("nccl_min_channels")
+        .fail("at most nccl_max_channels (" + std::to_string(n.max_channels) + ") channels");
   const Bound chunk = Bound::between(nccl::kMinChunk, nccl::kMaxChunk);
   if (auto v = s.optional("nccl_nvls_chunk")) n.nvls_chunk = v->bytes(chunk);
   if (auto v = s.optional("nccl_nvls_tree_chunk")) n.nvls_tree_chunk = v->bytes(chunk);

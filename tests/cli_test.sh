@@ -113,6 +113,13 @@ done
 check "two outputs into one file" 2 "^scalecast predict: --trace and --timeline both name" -- "$bin" predict "$scen" -m bsp-ps -g 8 --trace "$tmp/t.json" --timeline "$tmp/./t.json"
 check "a plot into no folder writes nothing" 2 "^scalecast recommend: --plot /missing-dir/front.png: expected a file in an existing folder" -- "$bin" recommend "$src/scenarios/whatif-a100-25gbe.yaml" -o "$tmp/r.txt" --plot /missing-dir/front.png
 check "nor the other output" 0 "^absent$" -- bash -c "[[ -e '$tmp/r.txt' ]] && echo present || echo absent"
+a100=$src/scenarios/whatif-a100-25gbe.yaml
+check "nccl channel bounds the wrong way round" 2 "strategy.nccl_min_channels: expected at most nccl_max_channels \\(4\\) channels, got '8'" -- "$bin" predict "$a100" --set strategy.nccl_min_channels=8 --set strategy.nccl_max_channels=4 -m ddp -g 16
+check "every NCCL protocol excluded" 2 "leave no algorithm for all_reduce" -- "$bin" predict "$a100" --set 'strategy.nccl_proto=^ll,ll128,simple' -m ddp -g 16
+check "recommend --top below 0" 2 "^scalecast recommend: --top: expected 0 \\(all\\) or more rows, got -1" -- "$bin" recommend "$a100" --top -1
+check "a method given twice" 2 "^scalecast predict: --method: ddp is given twice" -- "$bin" predict "$a100" -m ddp -m ddp -g 16
+check "a GPU count given twice" 2 "^scalecast predict: --gpus: 16 is given twice" -- "$bin" predict "$a100" -m ddp -g 16 -g 16
+check "a memory limit below zero" 2 "^scalecast predict: --max-memory: expected a size above 0, got '-1GiB'" -- "$bin" predict "$a100" --max-memory -1GiB -m ddp -g 16
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce
