@@ -92,11 +92,16 @@ int run(const std::vector<std::string>& args) {
     if (!compare.empty()) {
       std::ifstream in(compare);
       if (!in) throw SourceError(compare + ": expected a readable nccl-tests output, got no such file");
-      const auto measured = calibration::read_nccl_tests(in, compare);
-      if (measured.front().op != op)
-        throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got " +
-                          to_string(measured.front().op));
-      comparison = validation::compare_collective(s, measured.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread);
+      // The runs of the requested collective: exactly one (a log may hold runs of others too).
+      std::vector<calibration::NcclTestsOutput> runs;
+      for (auto& run : calibration::read_nccl_tests(in, compare))
+        if (run.op == op) runs.push_back(std::move(run));
+      if (runs.empty()) throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got none");
+      if (runs.size() > 1)
+        throw SourceError(compare + ":" + std::to_string(runs[1].rows.front().line) + ": expected one run of " +
+                          to_string(op) + ", got a second (the first's rows begin at line " +
+                          std::to_string(runs[0].rows.front().line) + "): split the file");
+      comparison = validation::compare_collective(s, runs.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread);
     }
     if (gpus == 0) {
       if (s.gpus.size() != 1)

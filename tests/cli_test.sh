@@ -120,6 +120,34 @@ check "recommend --top below 0" 2 "^scalecast recommend: --top: expected 0 \\(al
 check "a method given twice" 2 "^scalecast predict: --method: ddp is given twice" -- "$bin" predict "$a100" -m ddp -m ddp -g 16
 check "a GPU count given twice" 2 "^scalecast predict: --gpus: 16 is given twice" -- "$bin" predict "$a100" -m ddp -g 16 -g 16
 check "a memory limit below zero" 2 "^scalecast predict: --max-memory: expected a size above 0, got '-1GiB'" -- "$bin" predict "$a100" --max-memory -1GiB -m ddp -g 16
+# nccl-tests output read strictly: each damage named by file and line, exit 2.
+oci=$src/validation/data/nccl-tests/oci-a100-2x8.all_reduce_perf.txt
+ocis=$src/scenarios/cluster-oci-bm-gpu4.yaml
+row=$(grep -n "^ *1048576 " "$oci" | head -1 | cut -d: -f1)
+head -n -3 "$oci" | head -c -40 >"$tmp/cut.all_reduce_perf.txt"
+sed "${row}s/^ *1048576 /  -1048576 /" "$oci" >"$tmp/negative.all_reduce_perf.txt"
+sed "${row}s/^ *1048576 /  1e30 /" "$oci" >"$tmp/huge.all_reduce_perf.txt"
+sed "${row}s/ 85.58 / 1e308 /" "$oci" >"$tmp/slow.all_reduce_perf.txt"
+sed "${row}p" "$oci" >"$tmp/twice.all_reduce_perf.txt"
+rank=$(grep -n "Rank  0 " "$oci" | head -1 | cut -d: -f1)
+sed "${rank}s/Rank  0 /Rank 99999999999 /" "$oci" >"$tmp/rank.all_reduce_perf.txt"
+cat "$oci" "$oci" >"$tmp/two-runs.all_reduce_perf.txt"
+{ head -n "$row" "$oci"; printf '\0\n'; } >"$tmp/nul.all_reduce_perf.txt"
+for damage in "cut:[0-9]+: expected a row of nccl-tests .* \\(cut short\\?\\)" \
+              "negative:$row: expected a size from 0 to 1e15 bytes, got -1048576" \
+              "huge:$row: expected a size from 0 to 1e15 bytes, got 1e30" \
+              "slow:$row: expected a time up to 1e10 us, got 1e308" \
+              "twice:$((row + 1)): expected sizes in increasing order, got 1048576 after 1048576" \
+              "rank:$rank: expected a rank below 1048576, got 99999999999" \
+              "two-runs:[0-9]+: expected one run of all_reduce, got a second" \
+              "nul:$((row + 1)): expected text, got a NUL byte"; do
+  name=${damage%%:*}
+  check "nccl-tests output: $name" 2 "^$tmp/$name.all_reduce_perf.txt:${damage#*:}" -- \
+    "$bin" collective "$ocis" --op all_reduce --gpus 16 --compare "$tmp/$name.all_reduce_perf.txt"
+done
+awk '/^ *[0-9]+ +[0-9]+ +float/ {$1 = 0; $2 = 0} {print}' "$oci" >"$tmp/zero.all_reduce_perf.txt"
+check "calibrate: only 0-byte rows" 2 "got only 0-byte rows" -- "$bin" calibrate "$tmp/zero.all_reduce_perf.txt" --scenario "$ocis" -o "$tmp/zero.yaml"
+check "calibrate: no cluster file written" 0 "^absent$" -- bash -c "[[ -e '$tmp/zero.yaml' ]] && echo present || echo absent"
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce

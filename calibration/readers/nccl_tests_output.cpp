@@ -4,6 +4,7 @@
 #include "calibration/readers/nccl_tests_output.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <optional>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/ranges.h"
 #include "sim/scenario.h"
 
 namespace scalecast::calibration {
@@ -69,17 +71,29 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     std::set<std::string> hosts;
     std::set<int> ranks;
     int time_column = -1;  // from the header, where there is one
+    std::size_t columns = 0;  // the header's columns: a row with fewer was cut short
   };
   std::vector<Run> runs(1);
   static const std::regex device(R"(Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device)");
   std::string raw;
   for (int number_of_line = 1; std::getline(in, raw); ++number_of_line) {
+    const auto fail = [&](const std::string& what) {
+      throw SourceError(source + ":" + std::to_string(number_of_line) + ": " + what);
+    };
+    if (raw.find('\0') != std::string::npos) fail("expected text, got a NUL byte");
     const std::string line = without_launcher_prefixes(raw);
     const auto start = line.find("Collective test starting:");
-    if ((start != std::string::npos || line.find("nThread") != std::string::npos) && !runs.back().out.rows.empty())
+    // A command line that runs a test (".../all_gather_perf -b 8 ...") names the run's collective too.
+    const auto first = line.find_first_not_of(" \t");
+    const auto program = line.find("_perf") != std::string::npos && first != std::string::npos && line[first] != '#'
+                             ? op_named_in(line.substr(0, line.find("_perf") + 5))
+                             : std::nullopt;
+    if ((start != std::string::npos || program || line.find("nThread") != std::string::npos) &&
+        !runs.back().out.rows.empty())
       runs.emplace_back();
     Run& run = runs.back();
     if (start != std::string::npos) run.op = op_named_in(line.substr(start));
+    if (program) run.op = program;
     std::smatch m;
     static const std::regex gpus(R"(nThread\s+\d+\s+nGpus\s+(\d+))");
     if (std::regex_search(line, m, gpus)) {
@@ -87,7 +101,10 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
       run.out.gpus_per_thread = digits.size() > 4 ? 1024 : std::clamp(std::stoi(digits), 1, 1024);
     }
     if (std::regex_search(line, m, device)) {
-      run.ranks.insert(std::stoi(m[1]));
+      const std::string rank = m[1];
+      if (rank.size() > 7 || std::stoi(rank) >= ranges::kMaxGpus)
+        fail("expected a rank below " + std::to_string(ranges::kMaxGpus) + ", got " + rank);
+      run.ranks.insert(std::stoi(rank));
       run.hosts.insert(m[2]);
       continue;
     }
@@ -96,13 +113,23 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     if (t.size() >= 4 && t[0] == "size" && t[1] == "count") {
       const auto time = std::find(t.begin(), t.end(), "time");
       run.time_column = time == t.end() ? -1 : static_cast<int>(time - t.begin());
+      run.columns = t.size();
       continue;
     }
-    // A result row: size, count, a type, and numbers.
+    // A result row: size, count, a type, and numbers. A line that begins with two numbers and is
+    // no such row (cut short, a size below zero, a type nccl-tests has not) is refused, never dropped.
     double bytes = 0, count = 0;
-    if (t.size() < 8 || !number(t[0], bytes) || !number(t[1], count) ||
-        std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
-      continue;
+    const bool commented = line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] == '#';
+    if (t.size() < 2 || !number(t[0], bytes) || !number(t[1], count) || commented) continue;
+    if (t.size() < std::max<std::size_t>(8, run.columns) || std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
+      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw + "' (cut short?)");
+    if (!(bytes >= 0 && bytes <= 1e15) || !(count >= 0))
+      fail("expected a size from 0 to 1e15 bytes, got " + t[0]);
+    // nccl-tests repeats 0-byte rows where a small size rounds down to no element per rank.
+    if (!run.out.rows.empty() && !(bytes > run.out.rows.back().bytes || (bytes == 0 && run.out.rows.back().bytes == 0)))
+      fail("expected sizes in increasing order, got " + t[0] + " after " +
+           fmt::format("{:.0f}", run.out.rows.back().bytes) + " (line " + std::to_string(run.out.rows.back().line) +
+           ")");
     // Without a header: 13 fields (redop and root, since 2022) or 12 (one of them).
     const int column = run.time_column >= 0 ? run.time_column : (t.size() >= 13 ? 5 : 4);
     NcclTestsRow row;
@@ -110,9 +137,8 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     row.bytes = bytes;
     if (column + 2 >= static_cast<int>(t.size()) || !number(t[column], row.time_us) ||
         !number(t[column + 1], row.algbw) || !number(t[column + 2], row.busbw) || !(row.time_us > 0))
-      throw SourceError(source + ":" + std::to_string(number_of_line) +
-                        ": expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw +
-                        "'");
+      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw + "'");
+    if (!(row.time_us <= 1e10)) fail("expected a time up to 1e10 us, got " + t[column]);
     run.out.rows.push_back(row);
   }
   std::vector<NcclTestsOutput> out;
@@ -149,6 +175,7 @@ std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o, const
   }
   std::vector<CollectiveSample> out;
   for (const NcclTestsRow& r : o.rows) {
+    if (!(r.bytes > 0)) continue;  // nothing moves: no constant shows in a 0-byte call
     CollectiveSample s;
     s.where = o.source + ":" + std::to_string(r.line);
     s.op = o.op;
@@ -160,6 +187,7 @@ std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o, const
     s.time_s = r.time_us * 1e-6;
     out.push_back(s);
   }
+  if (out.empty()) throw SourceError(o.source + ": expected rows of more than 0 bytes to fit, got only 0-byte rows");
   return out;
 }
 
