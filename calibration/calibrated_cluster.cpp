@@ -35,12 +35,40 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> hardware_of(const Cluster& c) {
+  return {{"gpu", c.gpu},
+          {"fabric", c.fabric.kind},
+          {"transport", to_string(c.transport)},
+          {"nic", c.nic.empty() ? fmt::format("{:g}Gbps", c.nic_bandwidth * 8 / 1e9) : c.nic},
+          {"gpus_per_node", std::to_string(c.node_gpus > 0 ? c.node_gpus : c.gpus_per_node)}};
+}
+
+void check_same_hardware(const CalibratedCluster& file, const Scenario& scenario, bool allow_other) {
+  if (allow_other || file.hardware.empty()) return;
+  std::string differences;
+  for (const auto& [key, value] : hardware_of(scenario.cluster))
+    for (const auto& [file_key, file_value] : file.hardware)
+      if (key == file_key && value != file_value)
+        differences += (differences.empty() ? "" : ", ") + key + " " + file_value + " there, " + value + " here";
+  if (!differences.empty())
+    throw InputError(file.path + ": calibration.hardware: expected the hardware of " + scenario.path + ", got " +
+                         differences + " (--allow-other-cluster applies it anyway)",
+                     true);
+}
+
 void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
   const TransportFit& f = rec.fit;
   out << "# scalecast calibrate: transport constants fitted to measurements; use it with\n"
       << "# scalecast predict SCENARIO --cluster THIS_FILE (its cluster: values override the scenario's)\n"
       << "calibration:\n  scenario: " << rec.scenario << "\n  measurements:\n";
   for (const auto& m : rec.measurements) out << "    - " << m << "\n";
+  out << "  hardware: {";
+  bool first = true;
+  for (const auto& [key, value] : hardware_of(rec.hardware)) {
+    out << (first ? "" : ", ") << key << ": \"" << value << "\"";
+    first = false;
+  }
+  out << "}\n";
   out << "  samples: " << f.start_residuals.size() << "\n"
       << "  held_out_error_pct: {defaults: " << fmt::format("{:.2f}", mape(rec.cv.before))
       << ", calibrated: " << fmt::format("{:.2f}", mape(rec.cv.after)) << ", folds: " << rec.cv.folds << "}\n";
@@ -110,6 +138,15 @@ CalibratedCluster read_calibrated_cluster(const std::string& path) {
   CalibratedCluster c;
   c.path = path;
   if (root["cluster"].IsMap()) flatten(root["cluster"], "cluster", path, c.overrides, c.values);
+  if (const YAML::Node hardware = root["calibration"]["hardware"]; hardware) {
+    if (!hardware.IsMap())
+      throw SourceError(path + ": calibration.hardware: expected {gpu, fabric, transport, nic, gpus_per_node}");
+    for (const auto& entry : hardware) {
+      if (!entry.first.IsScalar() || !entry.second.IsScalar())
+        throw SourceError(path + ": calibration.hardware: expected KEY: VALUE pairs");
+      c.hardware.emplace_back(entry.first.Scalar(), entry.second.Scalar());
+    }
+  }
   const YAML::Node spread = root["calibration"]["measured_over_predicted"];
   try {
     if (spread && spread.IsMap()) {

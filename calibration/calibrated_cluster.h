@@ -14,8 +14,13 @@
 
 namespace scalecast::calibration {
 
+// What a calibration's constants belong to: the hardware they were fitted on (the GPU, the
+// fabric inside a node, the network's transport and NIC, GPUs a node has), as (key, value) pairs.
+std::vector<std::pair<std::string, std::string>> hardware_of(const Cluster& cluster);
+
 struct CalibrationRecord {
   std::string scenario;                   // the base scenario the defaults came from
+  Cluster hardware;                       // its cluster (hardware_of says what is recorded)
   std::vector<std::string> measurements;  // input files
   TransportFit fit;
   CrossValidation cv;
@@ -30,7 +35,13 @@ struct CalibratedCluster {
   // Held-out measured / predicted at the 5th and 95th percentile (1 and 1 when absent).
   double ratio_p05 = 1, ratio_p95 = 1;
   bool has_spread = false;
+  // calibration.hardware as written (empty for files written before it was recorded).
+  std::vector<std::pair<std::string, std::string>> hardware;
 };
+
+// Throws InputError naming the file and every difference where `scenario`'s hardware is not what
+// the file was calibrated on (unless `allow_other`): transport constants belong to a network.
+void check_same_hardware(const CalibratedCluster& file, const Scenario& scenario, bool allow_other);
 
 // "network.latency = 95.2us; network.efficiency = 0.9": the values a file sets, for headers.
 std::string joined_values(const std::vector<std::string>& values);

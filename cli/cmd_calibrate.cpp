@@ -153,6 +153,7 @@ int run(const std::vector<std::string>& args) {
               << " measurements ...\n";
     calibration::CalibrationRecord rec;
     rec.scenario = scenario_path.empty() ? base->path : scenario_path;
+    rec.hardware = base->cluster;
     rec.measurements = files;
     const auto split = calibration::make_folds(samples, folds);
     const std::string fold_words =

@@ -75,7 +75,8 @@ int run(const std::vector<std::string>& args) {
       "compare", po::value(&compare), "measured nccl-tests output to compare with, size by size")(
       "format", po::value(&format)->default_value("table"), "table (nccl-tests'), csv or json")(
       "output,o", po::value(&output), "write to FILE instead of stdout");
-  add_scenario_options(opts, sets, cluster_file);
+  bool allow_other_cluster = false;
+  add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("collective", [&] {
@@ -85,7 +86,7 @@ int run(const std::vector<std::string>& args) {
     if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
     const CollectiveOp op = collectives::parse_collective_op(op_name);
     const int type_bytes = nccl_tests_type_bytes(type);
-    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     const Scenario& s = input.scenario;
     // A measured run sets the sizes, the job's shape and the launch (validation/collective_comparison).
     std::optional<validation::CollectiveComparison> comparison;

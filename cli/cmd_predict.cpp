@@ -125,7 +125,8 @@ int run(const std::vector<std::string>& args) {
       "SETTING: SimGrid's log control, e.g. scalecast.thres:verbose or "
       "root.thres:info (--backend simgrid*; repeatable)");
   std::string cluster_file;
-  add_scenario_options(opts, sets, cluster_file);
+  bool allow_other_cluster = false;
+  add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
   add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -133,7 +134,7 @@ int run(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (parse_options("predict", kSynopsis, opts, pos, args, vm, nullptr, {"output", "trace", "timeline"})) return 0;
     check_format(format, {"table", "csv", "json"});
-    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     std::vector<SweepAxis> axes;
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
     const auto combinations = sweep_combinations(axes, 10000);

@@ -60,7 +60,8 @@ int run(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "write to FILE instead of stdout")(
       "plot", po::value(&plot), "draw the Pareto front to FILE.png with gnuplot (needs prices)")(
       "threads", po::value(&threads)->default_value(0), "threads to predict with (0: every core)");
-  add_scenario_options(opts, sets, cluster_file);
+  bool allow_other_cluster = false;
+  add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("recommend", [&] {
@@ -69,7 +70,7 @@ int run(const std::vector<std::string>& args) {
     if (top < 0) throw std::invalid_argument("--top: expected 0 (all) or more rows, got " + std::to_string(top));
     check_format(format, {"table", "csv", "json"});
     if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
-    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file);
+    const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     recommend::SearchRequest request;
     request.base = input.applied;
     request.gpus = gpus;

@@ -22,7 +22,8 @@ int run(const std::vector<std::string>& args) {
       ("gpus,g", po::value(&gpus)->required(), "GPU count")
       ("output,o", po::value(&output), "write to FILE instead of stdout");
   std::string cluster_file;
-  add_scenario_options(opts, sets, cluster_file);
+  bool allow_other_cluster = false;
+  add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
   add_limit_options(opts, limits);
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -31,7 +32,7 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("schedule", "SCENARIO.yaml --method M --gpus N [-o schedule.json]", opts, pos,
                       args, vm))
       return 0;
-    const Scenario s = load_scenario_input(scenario_path, sets, cluster_file).scenario;
+    const Scenario s = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster).scenario;
     make_preset(method);
     nodes_for(s.cluster, gpus);
     const BuiltWorkload w = build_workload(s);

@@ -6,15 +6,28 @@
 
 namespace scalecast::cli {
 
-void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file) {
+void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file,
+                          bool& allow_other_cluster) {
   opts.add_options()
       ("set,s", po::value(&sets)->composing(), "override a scenario value: key.path=value")
       ("cluster", po::value(&cluster_file), "a calibrated cluster file (scalecast calibrate -o): its values "
-                                            "override the scenario's");
+                                            "override the scenario's")
+      ("allow-other-cluster", po::bool_switch(&allow_other_cluster),
+       "apply --cluster although it was calibrated on other hardware (GPU, fabric, transport, NIC, GPUs a node)");
 }
 
+namespace {
+
+ScenarioOverrides sets_only(const std::vector<std::string>& sets) {
+  ScenarioOverrides o;
+  for (const auto& s : sets) o.sets.push_back({s, "--set"});
+  return o;
+}
+
+}  // namespace
+
 ScenarioInput load_scenario_input(const std::string& path, const std::vector<std::string>& sets,
-                                  const std::string& cluster_file) {
+                                  const std::string& cluster_file, bool allow_other_cluster) {
   ScenarioInput in;
   ScenarioOverrides overrides;
   if (!cluster_file.empty()) {
@@ -23,6 +36,7 @@ ScenarioInput load_scenario_input(const std::string& path, const std::vector<std
   }
   for (const auto& s : sets) overrides.sets.push_back({s, "--set"});
   in.scenario = load_scenario(path, overrides);
+  if (in.calibrated) calibration::check_same_hardware(*in.calibrated, load_scenario(path, sets_only(sets)), allow_other_cluster);
   for (const auto& s : overrides.sets) in.overrides += (in.overrides.empty() ? "" : "; ") + s.assignment;
   in.applied = overrides;
   return in;

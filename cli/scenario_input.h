@@ -30,10 +30,13 @@ SweptScenario with_overrides(const ScenarioInput& input, const std::vector<Scena
 // (key path, value) of "key.path=value".
 std::pair<std::string, std::string> split_assignment(const std::string& assignment);
 
-// The --set and --cluster options, for a command's options.
-void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file);
+// The --set, --cluster and --allow-other-cluster options, for a command's options.
+void add_scenario_options(po::options_description& opts, std::vector<std::string>& sets, std::string& cluster_file,
+                          bool& allow_other_cluster);
 
+// Refuses a cluster file calibrated on other hardware than the scenario's unless
+// `allow_other_cluster` (calibration::check_same_hardware).
 ScenarioInput load_scenario_input(const std::string& path, const std::vector<std::string>& sets,
-                                  const std::string& cluster_file);
+                                  const std::string& cluster_file, bool allow_other_cluster);
 
 }  // namespace scalecast::cli

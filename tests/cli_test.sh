@@ -148,6 +148,12 @@ done
 awk '/^ *[0-9]+ +[0-9]+ +float/ {$1 = 0; $2 = 0} {print}' "$oci" >"$tmp/zero.all_reduce_perf.txt"
 check "calibrate: only 0-byte rows" 2 "got only 0-byte rows" -- "$bin" calibrate "$tmp/zero.all_reduce_perf.txt" --scenario "$ocis" -o "$tmp/zero.yaml"
 check "calibrate: no cluster file written" 0 "^absent$" -- bash -c "[[ -e '$tmp/zero.yaml' ]] && echo present || echo absent"
+# A cluster file calibrated on other hardware is refused, naming each difference.
+"$bin" calibrate "$src/validation/data/nccl-tests/aws-p4d-2x8.all_reduce_perf.txt" --scenario "$src/scenarios/cluster-aws-p4d-ring.yaml" -o "$tmp/p4d.yaml" 2>/dev/null
+check "calibration records its hardware" 0 "^  hardware: \\{gpu: \"a100-sxm4-40gb\", fabric: \"nvlink3\", transport: \"efa\", nic: \"efa-v1\", gpus_per_node: \"8\"\\}" -- cat "$tmp/p4d.yaml"
+check "a cluster file of other hardware is refused" 2 "^$tmp/p4d.yaml: calibration.hardware: expected the hardware of .*cluster-h100-ndr.yaml, got gpu a100-sxm4-40gb there, h100 here, .*transport efa there, rdma here" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --cluster "$tmp/p4d.yaml"
+check "unless asked for" 0 "^# what sets the time" -- "$bin" collective "$h100" --op all_reduce --gpus 16 --cluster "$tmp/p4d.yaml" --allow-other-cluster
+check "on its own hardware it applies" 0 "^calibrated $tmp/p4d.yaml|^# what sets" -- "$bin" collective "$src/scenarios/cluster-aws-p4d-ring.yaml" --op all_reduce --gpus 16 --cluster "$tmp/p4d.yaml"
 check "collective bad op" 2 "unknown collective 'allgather2'" -- "$bin" collective "$h100" --op allgather2
 check "collective bad size" 2 "^scalecast collective: -b: expected a size in bytes" -- "$bin" collective "$h100" --op all_reduce --gpus 16 -b 8X
 check "collective needs a gpu count" 2 "lists 2 GPU counts: pick one with --gpus" -- "$bin" collective "$h100" --op all_reduce
