@@ -20,6 +20,7 @@
 #include "sim/backend.h"
 #include "sim/json_text.h"
 #include "sim/replay_protocol.h"
+#include "sim/run_program.h"
 #include "sim/schedule_json.h"
 
 extern char** environ;
@@ -31,25 +32,14 @@ namespace sb = simgrid_backend;
 
 std::runtime_error failure(const std::string& what) { return std::runtime_error("simgrid replay: " + what); }
 
-// Writes all of `data` to `fd`; false when the reader went away (SIGPIPE held off meanwhile).
-bool write_all(int fd, const std::string& data) {
+// Writes all of `data` to `fd` with SIGPIPE held off, so that a reader gone away is a failed
+// write, not a dead process; false then.
+bool write_without_sigpipe(int fd, const std::string& data) {
   sigset_t pipe_signal, old;
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
-  const char* p = data.data();
-  std::size_t left = data.size();
-  bool ok = true;
-  while (left > 0) {
-    const ssize_t n = write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
+  const bool ok = write_all(fd, data.data(), data.size());
   const timespec now{0, 0};
   while (sigtimedwait(&pipe_signal, nullptr, &now) > 0) {
   }
@@ -87,16 +77,9 @@ std::pair<std::string, int> exchange(const std::string& program, const std::vect
     close(out[0]);
     throw failure("cannot start " + program + ": " + std::strerror(spawned));
   }
-  write_all(in[1], input);  // a program that stopped reading says why on its output
+  write_without_sigpipe(in[1], input);  // a program that stopped reading says why on its output
   close(in[1]);
-  std::string output;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = read(out[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    output.append(buffer, static_cast<std::size_t>(n));
-  }
+  const std::string output = read_to_end(out[0]);
   close(out[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

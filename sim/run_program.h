@@ -2,6 +2,7 @@
 // program for the profiler. One implementation of the spawn, wait and status decoding.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,5 +21,11 @@ struct ProgramRun {
 // it, or -1 when it could not be started (not installed, not executable); `start_error` then
 // says why. Throws std::invalid_argument for an empty command.
 int run_program(const ProgramRun& run, std::string* start_error = nullptr);
+
+// Writes all of `size` bytes to `fd` (a pipe to another process), across interrupted and partial
+// writes; false once the reader is gone.
+bool write_all(int fd, const char* data, std::size_t size);
+// Everything `fd` yields until its end (the other process closed it or exited).
+std::string read_to_end(int fd);
 
 }  // namespace scalecast

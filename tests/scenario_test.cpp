@@ -484,7 +484,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unknown_allreduce", kGpus, kGpus + "\nstrategy:\n  allreduce: butterfly", {},
                 "scen.yaml:16: strategy.allreduce: ",
                 "expected an all-reduce algorithm (one of ring, tree, halving-doubling"},
-        BadCase{"unknown_precision", "  batch_per_gpu: 64", "  batch_per_gpu: 64\n  precision: fp8",
+        BadCase{"unknown_precision", "  batch_per_gpu: 64", "  batch_per_gpu: 64\n  precision: fp4",
                 {}, "scen.yaml:5: model.precision: ", "expected a precision (one of fp32"},
         BadCase{"empty_file", "", "", {}, "scen.yaml:1: ", "got an empty file"},
         BadCase{"comments_only", "", "# nothing here\n", {}, "scen.yaml:1: ", "empty file"},

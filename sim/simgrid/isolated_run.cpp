@@ -12,19 +12,10 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "sim/run_program.h"
+
 namespace scalecast::simgrid_backend {
 namespace {
-
-bool write_all(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    const ssize_t n = write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
 
 [[noreturn]] void child(int fd, const std::function<std::string()>& body) {
   char status = 0;
@@ -67,14 +58,7 @@ std::string run_isolated(const std::function<std::string()>& body) {
     child(fds[1], body);
   }
   close(fds[1]);
-  std::string data;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buffer, static_cast<size_t>(n));
-  }
+  const std::string data = read_to_end(fds[0]);
   close(fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
