@@ -67,7 +67,6 @@ class NcclModel {
 
   const NcclSystem& system() const { return system_; }
   const Graphs& graphs() const { return graphs_; }
-  const NcclSettings& settings() const { return settings_; }
 
  private:
   std::optional<Estimate> legacy_choice(Func f, double bytes) const;
