@@ -43,7 +43,7 @@ int run(const std::vector<std::string>& args) {
        "run again with each mechanism (scalecast mechanisms) switched off in turn and report the error of each");
   return guarded("validate", [&] {
     po::variables_map vm;
-    if (parse_options("validate", "[options]", opts, {}, args, vm, nullptr, {"write-baseline"})) return 0;
+    if (parse_options("validate", "[options]", opts, {}, args, vm, nullptr, {"write-baseline", "report"})) return 0;
     check_format(format, {"table", "csv"});
     validation::ValidationOptions options;
     options.data = data;

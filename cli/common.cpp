@@ -23,11 +23,30 @@ std::vector<std::string> path_values(const po::variable_value& v) {
   return {};
 }
 
+namespace fs = std::filesystem;
+
+// The same file by inode where both exist; else the same path once made absolute and normal
+// (x.json and ./x.json, a/../x.json).
 bool same_file(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  return fs::weakly_canonical(fs::absolute(a, ec), ec) == fs::weakly_canonical(fs::absolute(b, ec), ec);
+}
+
+// An existing file inside `folder` (at any depth): an output there could be one of the files read.
+bool inside(const std::string& file, const std::string& folder) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return false;
+  const fs::path f = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  const fs::path d = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+  return std::mismatch(d.begin(), d.end(), f.begin(), f.end()).first == d.end();
+}
+
+// A device or a pipe (/dev/null, /dev/stdout) that outputs may share: it keeps nothing to lose.
+bool is_device(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  return fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status);
 }
 
 void refuse_outputs_over_inputs(const po::variables_map& vm, const std::vector<std::string>& outputs) {
@@ -40,18 +59,29 @@ void refuse_outputs_over_inputs(const po::variables_map& vm, const std::vector<s
     if (std::find(outputs.begin(), outputs.end(), key) != outputs.end()) continue;
     for (const auto& path : path_values(value)) {
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(path, ec)) continue;
+      if (fs::is_directory(path, ec)) {
+        // An input folder (validate --data): an output may not replace a file in it.
+        for (const auto& [out_key, out_path] : written)
+          if (inside(out_path, path))
+            throw std::invalid_argument("--" + out_key + " " + out_path + ": that file is in the command's input folder (" +
+                                        key + " " + path + "): an output never overwrites an input");
+        continue;
+      }
+      if (!fs::is_regular_file(path, ec)) continue;
       for (const auto& [out_key, out_path] : written)
         if (same_file(out_path, path))
           throw std::invalid_argument("--" + out_key + " " + out_path + ": that file is the command's input (" + key +
-                                      "): an output never overwrites an input");
+                                      (out_path == path ? "" : " " + path) + "): an output never overwrites an input");
     }
   }
   for (std::size_t i = 0; i < written.size(); ++i)
     for (std::size_t j = i + 1; j < written.size(); ++j)
-      if (same_file(written[i].second, written[j].second))
+      if (same_file(written[i].second, written[j].second) && !is_device(written[j].second))
         throw std::invalid_argument("--" + written[i].first + " and --" + written[j].first + " both name " +
-                                    written[j].second + ": each output needs a file of its own");
+                                    (written[i].second == written[j].second
+                                         ? written[j].second
+                                         : written[i].second + " and " + written[j].second + ", one file") +
+                                    ": each output needs a file of its own");
 }
 
 }  // namespace

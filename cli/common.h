@@ -19,9 +19,11 @@ namespace po = boost::program_options;
 // spelled out in full: an abbreviation (`--loc` for `--local`) is an unknown option, so that no
 // command line means something other than what it says. `parsed`, when given, receives the
 // options as parsed, for commands that pass some of them on to processes they start.
-// `outputs` names the options whose values are files the command writes: each is refused (exit 2,
-// nothing written) where it is one of the command's inputs (any other option's value naming an
-// existing file, compared as the same file, not by name) or the file of another output.
+// `outputs` names the options whose values are files (or folders) the command writes: each is
+// refused (exit 2, one line naming both, nothing written) where it is one of the command's inputs
+// (any other option's value naming an existing file, compared as the same file by inode, not by
+// name), an existing file inside an input folder (validate --data), or the file of another output
+// (the same normalized path; a device such as /dev/null may take several).
 bool parse_options(const std::string& command, const std::string& synopsis,
                    const po::options_description& options,
                    const po::positional_options_description& positional,

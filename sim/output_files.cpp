@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace scalecast {
@@ -14,6 +15,20 @@ OutputFiles::~OutputFiles() {
 }
 
 void OutputFiles::add(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) throw OutputError(path + ": expected a file that can be written, got a folder");
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written as it is: staging a file
+    // beside it and renaming that over it would replace the device with a plain file.
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw OutputError(path + ": expected a file that can be written, got " + std::strerror(errno));
+    write(out);
+    out.close();
+    if (!out) throw OutputError(path + ": expected a file that can be written, got an error while writing");
+    return;
+  }
   const std::string tmp = path + ".tmp";
   std::erase(staged_, path);
   try {

@@ -3,11 +3,13 @@
 #include "sim/output_files.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace scalecast {
 namespace {
@@ -68,6 +70,22 @@ TEST(OutputFiles, CommitPutsEveryFileInPlace) {
   files.commit();
   EXPECT_EQ(read(a), "a again\n");
   EXPECT_EQ(read(b), "b\n");
+}
+
+// A device or a pipe is written as it is: a staged file renamed over /dev/null (as root) would
+// replace the device with a plain file. A folder is refused as the output it cannot be.
+TEST(OutputFiles, APipeIsWrittenInPlaceAndAFolderRefused) {
+  const auto fifo = scratch("pipe");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = read(fifo); });
+  write_file_atomically(fifo.string(), [](std::ostream& out) { out << "through the pipe\n"; });
+  reader.join();
+  EXPECT_EQ(got, "through the pipe\n");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_FALSE(std::filesystem::exists(fifo.string() + ".tmp"));
+  EXPECT_THROW(write_file_atomically(scratch("").parent_path().string(), [](std::ostream&) {}), OutputError);
 }
 
 }  // namespace
