@@ -13,11 +13,22 @@
 #include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/input_text.h"
 #include "sim/ranges.h"
 #include "sim/scenario.h"
 
 namespace scalecast::calibration {
 namespace {
+
+// The longest line read: std::regex recurses per character, and no line of nccl-tests is this long.
+constexpr std::size_t kMaxLine = 4096;
+
+// A row's time: more than 1 ns, and no longer than the longest pass a run may take (1 h).
+Bound row_time_us() {
+  return {1e-3, true, ranges::compute_time().max * 1e6, false, "of microseconds in [0.001, 3.6e9] (1 ns to 1 h)"};
+}
+
+bool whole(double x) { return x == std::floor(x); }
 
 const std::vector<std::string> kTypes = {"float", "half",   "bfloat16", "double", "int8",   "uint8",
                                          "int32", "uint32", "int64",    "uint64", "f8e4m3", "f8e5m2"};
@@ -60,7 +71,7 @@ bool looks_like_nccl_tests(const std::string& text) {
   static const std::regex header(R"((^|[#:\s])size\s+count\s+type\s.*algbw\s+busbw)");
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);)
-    if (std::regex_search(line, header)) return true;
+    if (line.size() <= kMaxLine && std::regex_search(line, header)) return true;
   return false;
 }
 
@@ -81,6 +92,9 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
       throw SourceError(source + ":" + std::to_string(number_of_line) + ": " + what);
     };
     if (raw.find('\0') != std::string::npos) fail("expected text, got a NUL byte");
+    if (raw.size() > kMaxLine)
+      fail("expected a line of nccl-tests output (at most " + std::to_string(kMaxLine) + " characters), got " +
+           std::to_string(raw.size()));
     const std::string line = without_launcher_prefixes(raw);
     const auto start = line.find("Collective test starting:");
     // A command line that runs a test (".../all_gather_perf -b 8 ...") names the run's collective too.
@@ -98,13 +112,17 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     static const std::regex gpus(R"(nThread\s+\d+\s+nGpus\s+(\d+))");
     if (std::regex_search(line, m, gpus)) {
       const std::string digits = m[1];
-      run.out.gpus_per_thread = digits.size() > 4 ? 1024 : std::clamp(std::stoi(digits), 1, 1024);
+      if (digits.size() > 4 || std::stoi(digits) < 1 || std::stoi(digits) > ranges::kMaxGpusPerNode)
+        fail("nGpus: expected the GPUs one thread drives, in [1, " + std::to_string(ranges::kMaxGpusPerNode) +
+             "], got " + digits);
+      run.out.gpus_per_thread = std::stoi(digits);
     }
     if (std::regex_search(line, m, device)) {
       const std::string rank = m[1];
       if (rank.size() > 7 || std::stoi(rank) >= ranges::kMaxGpus)
         fail("expected a rank below " + std::to_string(ranges::kMaxGpus) + ", got " + rank);
-      run.ranks.insert(std::stoi(rank));
+      if (!run.ranks.insert(std::stoi(rank)).second)
+        fail("expected each rank's device line once in a run, got rank " + rank + " again");
       run.hosts.insert(m[2]);
       continue;
     }
@@ -122,9 +140,13 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     const bool commented = line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] == '#';
     if (t.size() < 2 || !number(t[0], bytes) || !number(t[1], count) || commented) continue;
     if (t.size() < std::max<std::size_t>(8, run.columns) || std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
-      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw + "' (cut short?)");
-    if (!(bytes >= 0 && bytes <= 1e15) || !(count >= 0))
-      fail("expected a size from 0 to 1e15 bytes, got " + t[0]);
+      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got " + quote_input(raw) +
+           " (cut short?)");
+    if (!(bytes >= 0 && bytes <= ranges::kMaxBytes))
+      fail("expected a size from 0 to 1e15 bytes, got " + t[0]);  // ranges::kMaxBytes
+    if (!whole(bytes)) fail("expected a whole number of bytes, got " + t[0]);
+    if (!(count >= 0) || !whole(count) || count > bytes)
+      fail("expected a count of elements, a whole number from 0 to the size (" + t[0] + "), got " + t[1]);
     // nccl-tests repeats 0-byte rows where a small size rounds down to no element per rank.
     if (!run.out.rows.empty() && !(bytes > run.out.rows.back().bytes || (bytes == 0 && run.out.rows.back().bytes == 0)))
       fail("expected sizes in increasing order, got " + t[0] + " after " +
@@ -136,9 +158,11 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     row.line = number_of_line;
     row.bytes = bytes;
     if (column + 2 >= static_cast<int>(t.size()) || !number(t[column], row.time_us) ||
-        !number(t[column + 1], row.algbw) || !number(t[column + 2], row.busbw) || !(row.time_us > 0))
-      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got '" + raw + "'");
-    if (!(row.time_us <= 1e10)) fail("expected a time up to 1e10 us, got " + t[column]);
+        !number(t[column + 1], row.algbw) || !number(t[column + 2], row.busbw))
+      fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got " + quote_input(raw));
+    if (!row_time_us().contains(row.time_us)) fail("time: expected a number " + row_time_us().describe() + ", got " + t[column]);
+    if (!(row.algbw >= 0 && row.busbw >= 0))
+      fail("algbw, busbw: expected rates of 0 GB/s or more, got " + t[column + 1] + ", " + t[column + 2]);
     run.out.rows.push_back(row);
   }
   std::vector<NcclTestsOutput> out;
