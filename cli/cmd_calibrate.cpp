@@ -13,6 +13,7 @@
 #include "calibration/measurement_files.h"
 #include "cli/command.h"
 #include "cli/common.h"
+#include "sim/input_error.h"
 #include "sim/ranges.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
@@ -89,6 +90,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string scenario_path, output, residuals, backend_name, network;
   int folds = 5, gpus = 0;
+  long long max_measurements = 100000;
   opts.add_options()
       ("measurements", po::value(&files)->required(), "measurement files (format told from the content)")
       ("scenario", po::value(&scenario_path), "scenario of the measured cluster: its constants are the defaults "
@@ -101,7 +103,9 @@ int run(const std::vector<std::string>& args) {
       ("output,o", po::value(&output), "write the calibrated cluster file to FILE instead of stdout")
       ("residuals", po::value(&residuals), "write each measurement, measured and predicted (defaults, calibrated, "
                                            "held out), to FILE as CSV")
-      ("backend,b", po::value(&backend_name)->default_value("analytical"), "predicts throughput rows");
+      ("backend,b", po::value(&backend_name)->default_value("analytical"), "predicts throughput rows")
+      ("max-measurements", po::value(&max_measurements)->default_value(max_measurements),
+       "refuse more measurements than this (each is predicted again at every step of the fit)");
   po::positional_options_description pos;
   pos.add("measurements", -1);
   return guarded("calibrate", [&] {
@@ -110,6 +114,8 @@ int run(const std::vector<std::string>& args) {
                       {"output", "residuals"}))
       return 0;
     if (folds < 2) throw std::invalid_argument("--folds must be 2 or more");
+    if (max_measurements < 1)
+      throw std::invalid_argument("--max-measurements: expected 1 or more, got " + std::to_string(max_measurements));
     if (vm.count("gpus") && (gpus < 2 || gpus > ranges::kMaxGpus))
       throw std::invalid_argument("--gpus: expected 2 to " + std::to_string(ranges::kMaxGpus) + " GPUs, got " +
                                   std::to_string(gpus));
@@ -118,9 +124,12 @@ int run(const std::vector<std::string>& args) {
     if (!scenario_path.empty()) base = std::make_unique<Scenario>(load_scenario(scenario_path));
     std::vector<calibration::CollectiveSample> collectives;
     auto tables = std::make_unique<Tables>();
+    // Progress is printed once every input is read and the fit is known to run, so that a refusal
+    // is the one line on stderr.
+    std::string progress;
     for (const std::string& f : files) {
       const auto format = calibration::detect_format(f);
-      std::cerr << "calibrate: " << f << ": " << to_string(format) << '\n';
+      progress += "calibrate: " + f + ": " + to_string(format) + "\n";
       if (format != calibration::MeasurementFormat::throughput_table) {
         for (auto& s : calibration::read_collective_samples(f, format, base ? &base->cluster : nullptr, gpus))
           collectives.push_back(std::move(s));
@@ -144,12 +153,30 @@ int run(const std::vector<std::string>& args) {
     bool servers = false;
     for (const auto& r : tables->rows) servers = servers || r.method.find("-ps") != std::string::npos;
     const auto parameters = calibration::transport_parameters(base->cluster, servers);
+    const std::size_t measured = collectives.size() + tables->rows.size();
+    std::string sources;
+    for (const auto& f : files) sources += (sources.empty() ? "" : ", ") + f;
+    if (measured > static_cast<std::size_t>(max_measurements))
+      throw InputError(fmt::format("{}: {} measurements (0-byte rows left out), more than --max-measurements {}: each "
+                                   "is predicted again at every step of the fit; give fewer sizes or files, or raise it",
+                                   sources, measured, max_measurements));
     std::vector<calibration::FitSample> samples;
     for (const auto& c : collectives) samples.push_back(calibration::fit_sample(c, base->strategy.nccl));
     for (std::size_t i = 0; i < tables->rows.size(); ++i)
       if (tables->cases[i].expressible)
         samples.push_back(validation::throughput_sample(tables->rows[i], tables->cases[i], parameters, *backend));
-    std::cerr << "calibrate: fitting " << parameters.size() << " constants to " << samples.size()
+    // No constant is fitted from fewer measurements than constants: the fit would pass through
+    // every point, and its spread would be as narrow as nothing measured says it is.
+    if (samples.size() < parameters.size()) {
+      std::string names;
+      for (const auto& p : parameters) names += (names.empty() ? "" : ", ") + p.key;
+      throw InputError(fmt::format("{}: {} measurement{} (0-byte rows and rows no scenario expresses left out) cannot fit "
+                                   "the {} constants of this cluster ({}): expected at least {}; every constant is "
+                                   "held at the scenario's value, so no cluster file is written",
+                                   sources, samples.size(), samples.size() == 1 ? "" : "s", parameters.size(), names,
+                                   parameters.size()));
+    }
+    std::cerr << progress << "calibrate: fitting " << parameters.size() << " constants to " << samples.size()
               << " measurements ...\n";
     calibration::CalibrationRecord rec;
     rec.scenario = scenario_path.empty() ? base->path : scenario_path;
