@@ -5,10 +5,16 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "sim/input_error.h"
+#include "sim/input_text.h"
 
 namespace scalecast::calibration {
 namespace {
@@ -16,21 +22,74 @@ namespace {
 
 bool writes_value(const ParameterFit& r) { return r.status == FitStatus::fitted; }
 
-// Flattens the cluster block into overrides; a size curve (keys are sizes) stays one map.
-void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin,
-             ScenarioOverrides& out, std::vector<std::string>& values) {
-  for (const auto& entry : node) {
-    const std::string key = entry.first.as<std::string>();
-    const std::string path = prefix + "." + key;
-    if (entry.second.IsMap() && key != "bandwidth_by_size") {
-      flatten(entry.second, path, origin, out, values);
-      continue;
-    }
-    YAML::Emitter e;
-    e << YAML::Flow << entry.second;
-    out.sets.push_back({path + "=" + e.c_str(), origin});
-    values.push_back(path.substr(std::string("cluster.").size()) + " = " + e.c_str());
+[[noreturn]] void refuse(const std::string& path, const YAML::Node& at, const std::string& key,
+                         const std::string& what) {
+  const int line = at.Mark().line >= 0 ? at.Mark().line + 1 : 1;
+  throw SourceError(path + ":" + std::to_string(line) + ": " + key + ": " + what);
+}
+
+std::string shown(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a map";
+  return quote_input(node.Scalar());
+}
+
+// The entries of a map, each key a scalar given once; `key` is the map's key path for errors.
+std::vector<std::pair<YAML::Node, YAML::Node>> entries_once(const std::string& path, const YAML::Node& map,
+                                                            const std::string& key, const std::string& expected) {
+  if (!map.IsMap()) refuse(path, map, key, "expected " + expected + ", got " + shown(map));
+  std::vector<std::pair<YAML::Node, YAML::Node>> out;
+  std::set<std::string> seen;
+  for (const auto& entry : map) {
+    if (!entry.first.IsScalar())
+      refuse(path, entry.first, key, "expected " + expected + " (keys that are names), got a key that is " +
+                                         shown(entry.first));
+    const std::string name = entry.first.Scalar();
+    if (!seen.insert(name).second) refuse(path, entry.first, key + "." + name, "expected each key once");
+    out.emplace_back(entry.first, entry.second);
   }
+  return out;
+}
+
+// Flattens the cluster block into overrides, each naming its file and line as its origin, so a
+// value the scenario refuses is blamed on this file; a size curve (keys are sizes) stays one map.
+// Only what calibrate fits may be there: the fabric's, network's and parameter servers' figures.
+void flatten(const YAML::Node& cluster, const std::string& path, ScenarioOverrides& out,
+             std::vector<std::string>& values) {
+  if (cluster.IsMap() && cluster.size() == 0) return;
+  const std::string sections = "a map of fabric, network and parameter_server figures (what calibrate fits)";
+  for (const auto& [section_key, section] : entries_once(path, cluster, "cluster", sections)) {
+    const std::string section_path = "cluster." + section_key.Scalar();
+    if (section_key.Scalar() != "fabric" && section_key.Scalar() != "network" &&
+        section_key.Scalar() != "parameter_server")
+      refuse(path, section_key, section_path, "expected fabric, network or parameter_server (what calibrate fits)");
+    for (const auto& [key, value] : entries_once(path, section, section_path, "a map of KEY: VALUE")) {
+      const std::string key_path = section_path + "." + key.Scalar();
+      if (key.Scalar() == "bandwidth_by_size") {
+        for (const auto& [size, factor] : entries_once(path, value, key_path, "a map of SIZE: FACTOR"))
+          if (!factor.IsScalar())
+            refuse(path, factor, key_path + "." + size.Scalar(), "expected a number, got " + shown(factor));
+      } else if (!value.IsScalar()) {
+        refuse(path, value.IsNull() ? key : value, key_path, "expected a value, got " + shown(value));
+      }
+      YAML::Emitter e;
+      e << YAML::Flow << value;
+      const int line = key.Mark().line >= 0 ? key.Mark().line + 1 : 1;
+      out.sets.push_back({key_path + "=" + e.c_str(), path + ":" + std::to_string(line) + ":"});
+      values.push_back(key_path.substr(std::string("cluster.").size()) + " = " + e.c_str());
+    }
+  }
+}
+
+// A held-out ratio of measured to predicted time: within a factor of 1000 either way.
+double spread_ratio(const std::string& path, const YAML::Node& node, const std::string& key) {
+  const std::string expected = "expected a ratio of measured to predicted time in [0.001, 1000], got ";
+  if (!node.IsScalar()) refuse(path, node, key, expected + shown(node));
+  double value = 0;
+  if (!YAML::convert<double>::decode(node, value) || !(value >= 1e-3 && value <= 1e3))
+    refuse(path, node, key, expected + quote_input(node.Scalar()));
+  return value;
 }
 
 }  // namespace
@@ -123,42 +182,83 @@ std::string joined_values(const std::vector<std::string>& values) {
   return out;
 }
 
-CalibratedCluster read_calibrated_cluster(const std::string& path) {
+CalibratedCluster parse_calibrated_cluster(const std::string& text, const std::string& path) {
+  if (text.find('\0') != std::string::npos)
+    throw SourceError(path + ": expected a calibrated cluster file (scalecast calibrate -o), got a NUL byte");
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw SourceError(
-        path + ": expected a calibrated cluster file (scalecast calibrate -o), got one that cannot be read");
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw SourceError(path + ":" + std::to_string(e.mark.line + 1) + ": expected YAML, got " + e.msg);
+    throw SourceError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) + ": expected YAML, got " + e.msg);
   }
-  if (!root.IsMap() || !root["cluster"] || !root["calibration"])
-    throw SourceError(path + ": expected the calibration: and cluster: blocks of scalecast calibrate -o");
+  const std::string blocks = "the calibration: and cluster: blocks of scalecast calibrate -o";
+  if (!root.IsMap()) throw SourceError(path + ": expected " + blocks + ", got " + shown(root));
+  std::map<std::string, YAML::Node> top;
+  for (const auto& [key, value] : entries_once(path, root, "top level", blocks)) {
+    if (key.Scalar() != "calibration" && key.Scalar() != "cluster")
+      refuse(path, key, key.Scalar(), "expected one of the keys calibration, cluster");
+    top[key.Scalar()] = value;
+  }
+  if (!top.count("cluster") || !top.count("calibration"))
+    throw SourceError(path + ": expected " + blocks + ", got " + (top.count("cluster") ? "no calibration:" : "no cluster:"));
   CalibratedCluster c;
   c.path = path;
-  if (root["cluster"].IsMap()) flatten(root["cluster"], "cluster", path, c.overrides, c.values);
-  if (const YAML::Node hardware = root["calibration"]["hardware"]; hardware) {
-    if (!hardware.IsMap())
-      throw SourceError(path + ": calibration.hardware: expected {gpu, fabric, transport, nic, gpus_per_node}");
-    for (const auto& entry : hardware) {
-      if (!entry.first.IsScalar() || !entry.second.IsScalar())
-        throw SourceError(path + ": calibration.hardware: expected KEY: VALUE pairs");
-      c.hardware.emplace_back(entry.first.Scalar(), entry.second.Scalar());
+  flatten(top["cluster"], path, c.overrides, c.values);
+  std::map<std::string, YAML::Node> calibration;
+  for (const auto& [key, value] : entries_once(path, top["calibration"], "calibration", "a map of what calibrate recorded")) {
+    static const std::set<std::string> known = {"scenario",           "measurements",          "hardware", "samples",
+                                                "held_out_error_pct", "measured_over_predicted", "parameters"};
+    if (!known.count(key.Scalar()))
+      refuse(path, key, "calibration." + key.Scalar(),
+             "expected one of the keys scenario, measurements, hardware, samples, held_out_error_pct, "
+             "measured_over_predicted, parameters");
+    calibration[key.Scalar()] = value;
+  }
+  if (calibration.count("hardware")) {
+    static const std::set<std::string> known = {"gpu", "fabric", "transport", "nic", "gpus_per_node"};
+    const std::string expected = "a map of gpu, fabric, transport, nic and gpus_per_node";
+    for (const auto& [key, value] : entries_once(path, calibration["hardware"], "calibration.hardware", expected)) {
+      const std::string key_path = "calibration.hardware." + key.Scalar();
+      if (!known.count(key.Scalar())) refuse(path, key, key_path, "expected one of the keys gpu, fabric, transport, nic, gpus_per_node");
+      if (!value.IsScalar())
+        refuse(path, value.IsNull() ? key : value, key_path, "expected a name, got " + shown(value));
+      if (!value.Scalar().empty()) c.hardware.emplace_back(key.Scalar(), value.Scalar());  // "": not recorded
     }
   }
-  const YAML::Node spread = root["calibration"]["measured_over_predicted"];
-  try {
-    if (spread && spread.IsMap()) {
-      c.ratio_p05 = spread["p05"].as<double>();
-      c.ratio_p95 = spread["p95"].as<double>();
-      c.has_spread = c.ratio_p05 > 0 && c.ratio_p95 >= c.ratio_p05 && std::isfinite(c.ratio_p95);
-      if (!c.has_spread) throw YAML::Exception(YAML::Mark::null_mark(), "p05 <= p95, both positive and finite");
+  if (calibration.count("measured_over_predicted")) {
+    const std::string key = "calibration.measured_over_predicted";
+    std::map<std::string, double> ratios;
+    for (const auto& [name, value] : entries_once(path, calibration[key.substr(12)], key, "a map of p05, p50, p95")) {
+      if (name.Scalar() != "p05" && name.Scalar() != "p50" && name.Scalar() != "p95")
+        refuse(path, name, key + "." + name.Scalar(), "expected one of the keys p05, p50, p95");
+      ratios[name.Scalar()] = spread_ratio(path, value, key + "." + name.Scalar());
     }
-  } catch (const YAML::Exception& e) {
-    throw SourceError(path + ": calibration.measured_over_predicted: expected {p05, p50, p95} ratios, got " + e.msg);
+    if (!ratios.count("p05") || !ratios.count("p95"))
+      refuse(path, calibration[key.substr(12)], key, "expected both p05 and p95");
+    c.ratio_p05 = ratios["p05"];
+    c.ratio_p95 = ratios["p95"];
+    const double p50 = ratios.count("p50") ? ratios["p50"] : c.ratio_p05;
+    if (!(c.ratio_p05 <= p50 && p50 <= c.ratio_p95))
+      refuse(path, calibration[key.substr(12)], key,
+             fmt::format("expected p05 <= p50 <= p95, got {:g}, {:g}, {:g}", c.ratio_p05, p50, c.ratio_p95));
+    c.has_spread = true;
   }
   return c;
+}
+
+CalibratedCluster read_calibrated_cluster(const std::string& path) {
+  std::error_code ec;
+  const std::string expected = ": expected a calibrated cluster file (scalecast calibrate -o), got ";
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw SourceError(path + expected +
+                      (std::filesystem::is_directory(path, ec) ? "a folder"
+                       : std::filesystem::exists(path, ec)     ? "something that is not a file"
+                                                               : "no such file"));
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw SourceError(path + expected + "one that cannot be read");
+  return parse_calibrated_cluster(text.str(), path);
 }
 
 }  // namespace scalecast::calibration

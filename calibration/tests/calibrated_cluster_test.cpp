@@ -64,7 +64,7 @@ TEST(CalibratedCluster, ABadValueNamesTheFile) {
     load_scenario(kScenario, c.overrides);
     FAIL() << "expected a ScenarioError";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find(path + " cluster.network.latency"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path + ":4: cluster.network.latency"), std::string::npos) << e.what();
   }
   std::ofstream(path) << "cluster: {}\n";
   EXPECT_THROW(read_calibrated_cluster(path), SourceError);
