@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <limits>
 #include <map>
 #include <optional>
@@ -56,7 +57,11 @@ std::string layer_name_problem(const std::string& name) {
 struct Step {
   double start = 0;
   double end = 0;
+  std::string pointer;  // the ProfilerStep event's; empty for the whole trace taken as one step
 };
+
+// The legacy profiler rounds a start and a duration to whole microseconds apiece.
+constexpr double kRoundingUs = 1.0;
 
 struct LayerTimes {
   std::vector<std::vector<Interval>> forward;   // per step
@@ -104,11 +109,22 @@ class Importer {
  private:
   void find_steps() {
     for (size_t i = 0; i < events_.size(); ++i)
-      if (roles_[i].role == Role::step) steps_.push_back({events_[i].start_us, events_[i].end_us});
+      if (roles_[i].role == Role::step)
+        steps_.push_back({events_[i].start_us, events_[i].end_us, events_[i].pointer});
     std::sort(steps_.begin(), steps_.end(),
               [](const Step& a, const Step& b) { return a.start < b.start; });
-    if (!steps_.empty()) return;
-    Step whole{kInf, -kInf};
+    // Steps that overlap would give their work to one of them and leave the other's layers empty.
+    for (size_t k = 1; k < steps_.size(); ++k)
+      if (steps_[k].start < steps_[k - 1].end - kRoundingUs)
+        throw TraceError(trace_.path + ": " + steps_[k].pointer +
+                         fmt::format("/ts: expected a ProfilerStep that starts once the one before it ends ({} ends "
+                                     "at {:.3f} us), got one starting at {:.3f} us",
+                                     steps_[k - 1].pointer, steps_[k - 1].end, steps_[k].start));
+    if (!steps_.empty()) {
+      check_layers_within_steps();
+      return;
+    }
+    Step whole{kInf, -kInf, ""};
     for (size_t i = 0; i < events_.size(); ++i) {
       if (roles_[i].role == Role::ignored) continue;
       whole.start = std::min(whole.start, events_[i].start_us);
@@ -119,6 +135,26 @@ class Importer {
     out_.warnings.push_back(
         "no ProfilerStep ranges (call prof.step() after each iteration): the whole trace is one "
         "iteration");
+  }
+
+  // A layer range that runs past the end of its step (or over a step's start from outside any)
+  // would take the next steps' work as its own.
+  void check_layers_within_steps() const {
+    for (size_t i = 0; i < events_.size(); ++i) {
+      if (roles_[i].role != Role::layer) continue;
+      const TraceEvent& e = events_[i];
+      const int step = step_at(e.start_us);
+      if (step >= 0 && e.end_us > steps_[step].end + kRoundingUs)
+        fail(e, "/dur",
+             fmt::format("a layer range within its ProfilerStep ({}, ending at {:.3f} us)", steps_[step].pointer,
+                         steps_[step].end),
+             fmt::format("one ending {:.3f} us after it", e.end_us - steps_[step].end));
+      if (step >= 0) continue;
+      for (const Step& s : steps_)
+        if (s.start > e.start_us && s.start < e.end_us - kRoundingUs)
+          fail(e, "/dur", "a layer range within one ProfilerStep or outside them all",
+               fmt::format("one over the start of {} at {:.3f} us", s.pointer, s.start));
+    }
   }
 
   int step_at(double time_us) const {

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
+#include <unordered_set>
 
 #include "sim/json_reader.h"
 #include "sim/ranges.h"
@@ -128,14 +132,71 @@ TorchTrace trace_from(const json& root, const std::string& path) {
   return trace;
 }
 
+// The parsed text, refusing a key given twice in one object (the parser would keep the last
+// silently): the error names the key's JSON pointer. Syntax errors are parse_json's.
+json parse_once_keyed(const std::string& text, const std::string& path) {
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;  // arrays: the entry being read
+    std::string key;        // objects: the key being read
+    std::unordered_set<std::string> keys;
+  };
+  std::vector<Frame> frames;
+  const auto pointer = [&frames] {
+    std::string out;
+    for (const Frame& f : frames) out += "/" + (f.array ? std::to_string(f.index) : f.key);
+    return out;
+  };
+  const auto entry_done = [&frames] {
+    if (!frames.empty() && frames.back().array) ++frames.back().index;
+  };
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: frames.emplace_back(); break;
+      case json::parse_event_t::array_start:
+        frames.emplace_back();
+        frames.back().array = true;
+        break;
+      case json::parse_event_t::key: {
+        Frame& f = frames.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw JsonError(path + ": " + pointer() + ": expected each key once in an object, got it twice");
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames.pop_back();
+        entry_done();
+        break;
+      case json::parse_event_t::value: entry_done(); break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, check);
+  } catch (const json::exception&) {
+    return parse_json(text, path);  // throws its error, naming where the parser stopped
+  }
+}
+
 }  // namespace
 
 TorchTrace parse_torch_trace(const std::string& text, const std::string& path) {
-  return trace_from(parse_json(text, path), path);
+  return trace_from(parse_once_keyed(text, path), path);
 }
 
 TorchTrace read_torch_trace(const std::string& path) {
-  return trace_from(read_json_file(path, "a torch.profiler trace (export_chrome_trace JSON)"), path);
+  std::error_code ec;
+  const std::string what = "a torch.profiler trace (export_chrome_trace JSON)";
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw JsonError(path + ": expected " + what + ", got " +
+                    (std::filesystem::exists(path, ec) ? "something that is not a file" : "no such file"));
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw JsonError(path + ": expected " + what + ", got one that cannot be read");
+  return parse_torch_trace(text.str(), path);
 }
 
 }  // namespace scalecast::profiler

@@ -203,10 +203,32 @@ TEST(TorchImport, NumbersOutOfRangeAreRefused) {
   EXPECT_EQ(error_of(R"([{"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10},
                          {"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2},
                          {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 1},
-                         {"ph": "X", "name": "fwd:b", "ts": 3, "dur": 3600000000},
                          {"ph": "X", "name": "aten::add", "ts": 4, "dur": 3600000000}])")
                 .rfind("t.json: expected ProfilerStep iterations in [0, 1 h], got 3600.000004 s", 0),
             0u);
+}
+
+// Steps that overlap, a layer range past its step's end (it would take the next steps' work) and
+// a key given twice in one object (the parser would keep the last) are refused where they are.
+TEST(TorchImport, OverlappingStepsLongRangesAndRepeatedKeysAreRefused) {
+  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10},
+                         {"ph": "X", "name": "ProfilerStep#2", "ts": 5, "dur": 10},
+                         {"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2},
+                         {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 1}])"),
+            "t.json: /1/ts: expected a ProfilerStep that starts once the one before it ends (/0 ends at 10.000 us), "
+            "got one starting at 5.000 us");
+  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10},
+                         {"ph": "X", "name": "ProfilerStep#2", "ts": 10, "dur": 10},
+                         {"ph": "X", "name": "fwd:a", "ts": 1, "dur": 1000000},
+                         {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 1}])"),
+            "t.json: /2/dur: expected a layer range within its ProfilerStep (/0, ending at 10.000 us), got one ending "
+            "999991.000 us after it");
+  EXPECT_EQ(error_of(R"([{"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10},
+                         {"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2, "dur": 3},
+                         {"ph": "X", "name": "aten::mul", "ts": 1, "dur": 1}])"),
+            "t.json: /1/dur: expected each key once in an object, got it twice");
+  EXPECT_EQ(error_of(R"({"traceEvents": [{"ph": "X", "name": "fwd:a", "ts": 1, "dur": 2}], "traceEvents": []})"),
+            "t.json: /traceEvents: expected each key once in an object, got it twice");
 }
 
 TEST(TorchImport, LayerNamesMustBeProfileFields) {
