@@ -61,11 +61,25 @@ void flatten(const YAML::Node& cluster, const std::string& path, ScenarioOverrid
   const std::string sections = "a map of fabric, network and parameter_server figures (what calibrate fits)";
   for (const auto& [section_key, section] : entries_once(path, cluster, "cluster", sections)) {
     const std::string section_path = "cluster." + section_key.Scalar();
-    if (section_key.Scalar() != "fabric" && section_key.Scalar() != "network" &&
-        section_key.Scalar() != "parameter_server")
+    // The figures a built cluster can still take (sim/scenario.cpp, kFabricValueKeys and its
+    // siblings, with_transport_values): never the hardware (a GPU, fabric kind, NIC, transport).
+    static const std::map<std::string, std::vector<std::string>> kFigures = {
+        {"fabric", {"bandwidth", "latency", "bridge_bandwidth"}},
+        {"network",
+         {"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
+          "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size", "connections",
+          "socket_threads", "read_threshold"}},
+        {"parameter_server", {"bandwidth", "stage_overhead"}}};
+    const auto figures = kFigures.find(section_key.Scalar());
+    if (figures == kFigures.end())
       refuse(path, section_key, section_path, "expected fabric, network or parameter_server (what calibrate fits)");
     for (const auto& [key, value] : entries_once(path, section, section_path, "a map of KEY: VALUE")) {
       const std::string key_path = section_path + "." + key.Scalar();
+      if (std::find(figures->second.begin(), figures->second.end(), key.Scalar()) == figures->second.end()) {
+        std::string known;
+        for (const auto& k : figures->second) known += (known.empty() ? "" : ", ") + k;
+        refuse(path, key, key_path, "expected one of the figures calibrate fits (" + known + "), got '" + key.Scalar() + "'");
+      }
       if (key.Scalar() == "bandwidth_by_size") {
         for (const auto& [size, factor] : entries_once(path, value, key_path, "a map of SIZE: FACTOR"))
           if (!factor.IsScalar())
