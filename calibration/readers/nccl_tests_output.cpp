@@ -139,6 +139,8 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     double bytes = 0, count = 0;
     const bool commented = line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] == '#';
     if (t.size() < 2 || !number(t[0], bytes) || !number(t[1], count) || commented) continue;
+    if (t.size() >= std::max<std::size_t>(8, run.columns) && std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
+      fail("type: expected a type nccl-tests runs (float, half, bfloat16, double, int8, ...), got " + quote_input(t[2]));
     if (t.size() < std::max<std::size_t>(8, run.columns) || std::find(kTypes.begin(), kTypes.end(), t[2]) == kTypes.end())
       fail("expected a row of nccl-tests (size, count, type, ..., time, algbw, busbw), got " + quote_input(raw) +
            " (cut short?)");
