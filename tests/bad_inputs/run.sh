@@ -42,6 +42,9 @@ command_for() {  # command_for CASE
     dump) echo "profile --dump $here/$file -o {out} --trace {new}" ;;
     trace) echo "import-trace $here/$file --parameters $fixtures/mlp.parameters.csv -o {out}" ;;
     parameters) echo "import-trace $fixtures/mlp.json --parameters $here/$file -o {out}" ;;
+    nccl) echo "calibrate $here/$file --scenario scenarios/cluster-h100-no-nvls.yaml -o {out} --residuals {new}" ;;
+    nccl-compare) echo "collective scenarios/cluster-h100-no-nvls.yaml --op all_reduce --gpus 8 --compare $here/$file -o {out}" ;;
+    cluster) echo "predict $valid/scenario.yaml --cluster $here/$file -o {out} --trace {new}" ;;
     options) sed "s|{valid}|$valid|g" "$here/$file" ;;
   esac
 }
