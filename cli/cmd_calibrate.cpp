@@ -165,19 +165,21 @@ int run(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < tables->rows.size(); ++i)
       if (tables->cases[i].expressible)
         samples.push_back(validation::throughput_sample(tables->rows[i], tables->cases[i], parameters, *backend));
-    // No constant is fitted from fewer measurements than constants: the fit would pass through
-    // every point, and its spread would be as narrow as nothing measured says it is.
-    if (samples.size() < parameters.size()) {
-      std::string names;
-      for (const auto& p : parameters) names += (names.empty() ? "" : ", ") + p.key;
-      throw InputError(fmt::format("{}: {} measurement{} (0-byte rows and rows no scenario expresses left out) cannot fit "
-                                   "the {} constants of this cluster ({}): expected at least {}; every constant is "
-                                   "held at the scenario's value, so no cluster file is written",
-                                   sources, samples.size(), samples.size() == 1 ? "" : "s", parameters.size(), names,
-                                   parameters.size()));
-    }
-    std::cerr << progress << "calibrate: fitting " << parameters.size() << " constants to " << samples.size()
-              << " measurements ...\n";
+    // Fewer than three measurements cannot hold one out and judge the rest: no spread, no fit.
+    if (samples.size() < 3)
+      throw InputError(fmt::format("{}: {} measurement{} (0-byte rows and rows no scenario expresses left out): "
+                                   "expected at least 3 to fit and cross-validate any of the {} constants; every "
+                                   "constant is held at the scenario's value, so no cluster file is written",
+                                   sources, samples.size(), samples.size() == 1 ? "" : "s", parameters.size()));
+    progress += fmt::format("calibrate: fitting {} constants to {} measurements ...\n", parameters.size(), samples.size());
+    // With no more measurements than constants the fit may be refused below: its progress waits,
+    // so that the refusal is the one line on stderr (such a fit is quick).
+    const bool may_refuse = samples.size() <= parameters.size();
+    const auto report = [&] {
+      std::cerr << progress;
+      progress.clear();
+    };
+    if (!may_refuse) report();
     calibration::CalibrationRecord rec;
     rec.scenario = scenario_path.empty() ? base->path : scenario_path;
     rec.hardware = base->cluster;
@@ -185,8 +187,24 @@ int run(const std::vector<std::string>& args) {
     const auto split = calibration::make_folds(samples, folds);
     const std::string fold_words =
         split.by_workload ? fmt::format("{} folds, one per workload", split.count) : fmt::format("{} folds", split.count);
-    std::cerr << "calibrate: keeping what carries over (cross-validation, " << fold_words << ") ...\n";
+    progress += "calibrate: keeping what carries over (cross-validation, " + fold_words + ") ...\n";
+    if (!may_refuse) report();
     auto carried = calibration::fit_carried_over(samples, base->cluster, parameters, split);
+    // No constant is fitted from no more measurements than constants fitted: the fit would pass
+    // through every point, and its spread would be as narrow as nothing measured says it is.
+    std::string moved;
+    std::size_t fitted = 0;
+    for (std::size_t i = 0; i < carried.fit.results.size(); ++i)
+      if (carried.fit.results[i].status == calibration::FitStatus::fitted) {
+        moved += (moved.empty() ? "" : ", ") + carried.fit.parameters[i].key;
+        ++fitted;
+      }
+    if (fitted > 0 && samples.size() <= fitted)
+      throw InputError(fmt::format("{}: {} measurements cannot fit the {} constants they move ({}): expected more "
+                                   "measurements than constants; every constant is held at the scenario's value, so "
+                                   "no cluster file is written",
+                                   sources, samples.size(), fitted, moved));
+    report();
     rec.fit = std::move(carried.fit);
     rec.cv = std::move(carried.cv);
     print_parameters(std::cerr, rec.fit);

@@ -94,7 +94,7 @@ check "compare without --cluster does not" 0 "^steady,.*,-[1-9][0-9.]*,\$" -- \
 check "compare --cluster needs a schedule, not a timeline" 2 "timeline.json is a timeline, already predicted" -- \
   "$bin" compare "$tmp/timeline.json" "$tmp/slow.json" --cluster "$tmp/slow.yaml"
 printf 'calibration: {scenario: x}\ncluster:\n  network: {transport: rdma}\n' >"$tmp/transport.yaml"
-check "compare --cluster refuses what a schedule cannot take" 2 "^$tmp/transport.yaml cluster.network.transport: expected one of the keys" -- \
+check "compare --cluster refuses what a schedule cannot take" 2 "^$tmp/transport.yaml:3: cluster.network.transport: expected one of the figures calibrate fits" -- \
   "$bin" compare "$tmp/zero-shot.json" "$tmp/calibrated.json" --cluster "$tmp/transport.yaml"
 
 echo "validate/calibrate CLI: $passed passed, $failed failed"
