@@ -133,7 +133,7 @@ int run(const std::vector<std::string>& args) {
       if (sweep.empty()) executor::read_run_schedule(schedule_path, local);
       // The ranks get this command as parsed, less --local: they never launch in turn.
       std::vector<std::string> rank_args = {"execute"};
-      for (auto& token : tokens_without(parsed, "local")) rank_args.push_back(std::move(token));
+      for (auto& token : tokens_without(parsed, {"local"})) rank_args.push_back(std::move(token));
       return executor::launch_local(local, rank_args,
                                     std::chrono::milliseconds(static_cast<long long>((timeout_s + 5) * 1000)));
     }

@@ -7,9 +7,11 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
+#include "cli/sharding.h"
 #include "sim/input_error.h"
 #include "sim/memory_fit.h"
 #include "sim/prediction_interval.h"
+#include "sim/prediction_row_json.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/report/text_table.h"
@@ -128,12 +130,19 @@ int run(const std::vector<std::string>& args) {
   bool allow_other_cluster = false;
   add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
   add_limit_options(opts, limits);
+  ShardOptions shard;
+  add_shard_options(opts, shard);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("predict", [&] {
     po::variables_map vm;
-    if (parse_options("predict", kSynopsis, opts, pos, args, vm, nullptr, {"output", "trace", "timeline"})) return 0;
+    po::parsed_options parsed(nullptr);
+    const std::vector<std::string> outputs = {"output", "trace", "timeline", "part"};
+    if (parse_options("predict", kSynopsis, opts, pos, args, vm, &parsed, outputs)) return 0;
     check_format(format, {"table", "csv", "json"});
+    WorkShare share = work_share(shard, merged);
+    if (share.sharded() && (!trace.empty() || !timeline.empty()))
+      throw std::invalid_argument("--shard: expected no --trace or --timeline (they write one run, not a sweep's share)");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     std::vector<SweepAxis> axes;
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
@@ -171,10 +180,11 @@ int run(const std::vector<std::string>& args) {
       SweptScenario swept;
       BuiltWorkload workload;
       MemoryFit memory;
+      std::string swept_as;  // the combination's values, for progress
     };
     std::vector<Run> runs;
     for (const auto& combination : combinations) {
-      Run r{with_overrides(input, combination), {}, {}};
+      Run r{with_overrides(input, combination), {}, {}, describe_combination(combination)};
       select(r.swept.scenario);
       r.workload = build_workload(r.swept.scenario);
       r.memory = memory_fit(r.swept.scenario, r.workload.workload);
@@ -191,15 +201,34 @@ int run(const std::vector<std::string>& args) {
                   << (combination.empty() ? "" : " with " + describe_combination(combination)) << ": " << warning << "\n";
       runs.push_back(std::move(r));
     }
+    // Work item j is the j-th (combination, method, GPU count), in the order of the output.
+    std::size_t total = 0;
+    for (const Run& run : runs) total += run.swept.scenario.methods.size() * run.swept.scenario.gpus.size();
+    share.check_total(total);
+    ShardProgress progress("predict", share, total, "runs");
     std::vector<PredictionRow> rows;
     OutputFiles files;
+    std::size_t item = 0;
     for (const Run& run : runs) {
       const Scenario& s = run.swept.scenario;
       for (const auto& m : s.methods)
         for (int g : s.gpus) {
-          // A trace or timeline shows the scenario's iterations; the row is the same either way.
-          const bool whole = !trace.empty() || !timeline.empty();
-          PredictionRun r = predict(s, run.workload.workload, m, g, *backend, work, whole ? 0 : kSteadyState);
+          PredictionRun r;
+          const std::size_t j = item++;
+          if (share.merging()) {
+            r.row = read_predicted_row(share.result(j));
+          } else if (!share.computes(j)) {
+            continue;
+          } else {
+            const std::string what =
+                m + " x " + std::to_string(g) + " GPUs" + (run.swept_as.empty() ? "" : ", " + run.swept_as);
+            progress.attempt(j, what, [&] {
+              // A trace or timeline shows the scenario's iterations; the row is the same either way.
+              const bool whole = !trace.empty() || !timeline.empty();
+              r = predict(s, run.workload.workload, m, g, *backend, work, whole ? 0 : kSteadyState);
+            });
+            share.record(j, predicted_row_json(r.row));
+          }
           if (!trace.empty())
             write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
           if (!timeline.empty())
@@ -214,6 +243,17 @@ int run(const std::vector<std::string>& args) {
           }
           rows.push_back(std::move(r.row));
         }
+    }
+    if (share.sharded()) {
+      Part part = part_of("predict", parsed, vm, outputs, {input.scenario.model.profile});
+      part.items = total;
+      part.shard = share.index();
+      part.shards = share.count();
+      part.results = share.results();
+      write_output(files, shard.part, [&](std::ostream& o) { write_part(o, part); });
+      files.commit();
+      progress.wrote(shard.part);
+      return 0;
     }
     const Scenario& s = runs.front().swept.scenario;
     const BuiltWorkload& w = runs.front().workload;
@@ -231,7 +271,10 @@ int run(const std::vector<std::string>& args) {
   });
 }
 
-const Registration reg{"predict", "predict throughput for each method and GPU count of a scenario", run};
+int run(const std::vector<std::string>& args) { return run_share(args, nullptr); }
+int run_merged(const std::vector<std::string>& args, const WorkShare& merged) { return run_share(args, &merged); }
+
+const Registration reg{"predict", "predict throughput for each method and GPU count of a scenario", run, run_merged};
 
 }  // namespace
 }  // namespace scalecast::cli

@@ -10,7 +10,9 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
+#include "cli/sharding.h"
 #include "sim/input_error.h"
+#include "sim/prediction_row_json.h"
 #include "sim/recommend/search.h"
 #include "sim/report/recommend_report.h"
 #include "sim/units.h"
@@ -42,7 +44,7 @@ double parse_samples(const std::string& text) {
   return v;
 }
 
-int run(const std::vector<std::string>& args) {
+int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
   po::options_description opts("options");
   std::string scenario_path, format, output, plot, objective, samples, cluster_file;
   std::vector<std::string> sets, sweeps, methods;
@@ -62,11 +64,16 @@ int run(const std::vector<std::string>& args) {
       "threads", po::value(&threads)->default_value(0), "threads to predict with (0: every core)");
   bool allow_other_cluster = false;
   add_scenario_options(opts, sets, cluster_file, allow_other_cluster);
+  ShardOptions shard;
+  add_shard_options(opts, shard);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   return guarded("recommend", [&] {
     po::variables_map vm;
-    if (parse_options("recommend", kSynopsis, opts, pos, args, vm, nullptr, {"output", "plot"})) return 0;
+    po::parsed_options parsed(nullptr);
+    const std::vector<std::string> outputs = {"output", "plot", "part"};
+    if (parse_options("recommend", kSynopsis, opts, pos, args, vm, &parsed, outputs)) return 0;
+    const WorkShare share = work_share(shard, merged);
     if (top < 0) throw std::invalid_argument("--top: expected 0 (all) or more rows, got " + std::to_string(top));
     check_format(format, {"table", "csv", "json"});
     if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
@@ -100,12 +107,33 @@ int run(const std::vector<std::string>& args) {
     std::cerr << "recommend: " << search.configurations.size() << " configurations (" << search.variants.size()
               << " scenarios x GPU counts)\n";
     auto last = std::chrono::steady_clock::now();
-    const auto ranked = recommend::run_search(search, threads, [&](std::size_t done, std::size_t total) {
+    const std::string who = share.sharded() ? "recommend: shard " + share.name() + ": " : "recommend: ";
+    const auto report = [&](std::size_t done, std::size_t total) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last < std::chrono::seconds(1) || done == total) return;
       last = now;
-      std::cerr << "recommend: " << done << "/" << total << " configurations predicted\n";
-    });
+      std::cerr << who << done << "/" << total << " configurations predicted\n";
+    };
+    // Work item j is configuration j in search order; a shard predicts its items, a merge reads
+    // every row back, and either way the ranking is of all of them.
+    const std::size_t total = search.configurations.size();
+    share.check_total(total);
+    const ShardProgress progress("recommend", share, total, "configurations");
+    std::vector<PredictionRow> rows;
+    for (std::size_t j = 0; share.merging() && j < total; ++j) rows.push_back(read_predicted_row(share.result(j)));
+    if (!share.merging()) rows = recommend::predict_configurations(search, share.items(total), threads, report);
+    if (share.sharded()) {
+      Part part = part_of("recommend", parsed, vm, outputs, {search.base.model.profile});
+      part.items = total;
+      part.shard = share.index();
+      part.shards = share.count();
+      const std::vector<std::size_t> mine = share.items(total);
+      for (std::size_t k = 0; k < mine.size(); ++k) part.results[mine[k]] = predicted_row_json(rows[k]);
+      write_output(shard.part, [&](std::ostream& o) { write_part(o, part); });
+      progress.wrote(shard.part);
+      return 0;
+    }
+    const auto ranked = recommend::rank_configurations(search, std::move(rows));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
     std::cerr << fmt::format("recommend: {} configurations in {:.2f} s ({:.2f} s of CPU)\n", ranked.size(), wall, cpu);
@@ -144,7 +172,11 @@ int run(const std::vector<std::string>& args) {
   });
 }
 
-const Registration reg{"recommend", "search GPU counts, networks, methods and knobs for the best configuration", run};
+int run(const std::vector<std::string>& args) { return run_share(args, nullptr); }
+int run_merged(const std::vector<std::string>& args, const WorkShare& merged) { return run_share(args, &merged); }
+
+const Registration reg{"recommend", "search GPU counts, networks, methods and knobs for the best configuration", run,
+                       run_merged};
 
 }  // namespace
 }  // namespace scalecast::cli

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "calibration/calibrated_cluster.h"
 #include "cli/common.h"
+#include "cli/sharding.h"
 #include "validation/ablation.h"
 #include "validation/baseline.h"
 #include "validation/memory_validation.h"
@@ -23,7 +24,7 @@ std::vector<validation::Mode> parse_modes(const std::string& text) {
   return {validation::parse_mode(text)};
 }
 
-int run(const std::vector<std::string>& args) {
+int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
   po::options_description opts("options");
   std::string data, backend, mode, report, format, check, record, cluster_file;
   bool ablation = false;
@@ -41,10 +42,17 @@ int run(const std::vector<std::string>& args) {
        "a calibrated cluster file (scalecast calibrate -o): its values override every testbed's scenario")
       ("ablation", po::bool_switch(&ablation),
        "run again with each mechanism (scalecast mechanisms) switched off in turn and report the error of each");
+  ShardOptions shard;
+  add_shard_options(opts, shard);
   return guarded("validate", [&] {
     po::variables_map vm;
-    if (parse_options("validate", "[options]", opts, {}, args, vm, nullptr, {"write-baseline", "report"})) return 0;
+    po::parsed_options parsed(nullptr);
+    const std::vector<std::string> outputs = {"write-baseline", "report", "part"};
+    if (parse_options("validate", "[options]", opts, {}, args, vm, &parsed, outputs)) return 0;
     check_format(format, {"table", "csv"});
+    WorkShare share = work_share(shard, merged);
+    if (share.sharded() && ablation)
+      throw std::invalid_argument("--shard: expected no --ablation (it runs the validation once per mechanism)");
     validation::ValidationOptions options;
     options.data = data;
     options.backend = backend;
@@ -58,7 +66,21 @@ int run(const std::vector<std::string>& args) {
     const auto baseline = check.empty() ? std::vector<validation::BaselineEntry>{}
                                         : validation::read_baseline(check);
     if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);
+    options.share = &share;
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
+    if (share.sharded()) {
+      // The summary, report, baseline and the memory and single-GPU checks are the merge's.
+      const std::size_t total = validation::validation_items(options, v.rows.size(), validation::networks(v.rows).size());
+      const ShardProgress progress("validate", share, total, "work items");
+      Part part = part_of("validate", parsed, vm, outputs, {});
+      part.items = total;
+      part.shard = share.index();
+      part.shards = share.count();
+      part.results = share.results();
+      write_output(shard.part, [&](std::ostream& o) { write_part(o, part); });
+      progress.wrote(shard.part);
+      return 0;
+    }
     validation::write_summary(std::cout, v, format);
     if (format == "table") {
       validation::write_collective_summary(std::cout, v.collectives);
@@ -103,9 +125,11 @@ int run(const std::vector<std::string>& args) {
   });
 }
 
-const Registration reg{"validate",
-                       "predict every measured row, zero-shot and calibrated, and report the error",
-                       run};
+int run(const std::vector<std::string>& args) { return run_share(args, nullptr); }
+int run_merged(const std::vector<std::string>& args, const WorkShare& merged) { return run_share(args, &merged); }
+
+const Registration reg{"validate", "predict every measured row, zero-shot and calibrated, and report the error", run,
+                       run_merged};
 
 }  // namespace
 }  // namespace scalecast::cli

@@ -14,14 +14,13 @@
 
 namespace scalecast::cli {
 
-namespace {
-
-// The path values of an option (one string or a list of them); none for other kinds of value.
 std::vector<std::string> path_values(const po::variable_value& v) {
   if (const auto* one = boost::any_cast<std::string>(&v.value())) return {*one};
   if (const auto* many = boost::any_cast<std::vector<std::string>>(&v.value())) return *many;
   return {};
 }
+
+namespace {
 
 namespace fs = std::filesystem;
 
@@ -107,10 +106,10 @@ bool parse_options(const std::string& command, const std::string& synopsis,
   return false;
 }
 
-std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip) {
+std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::vector<std::string>& skip) {
   std::vector<std::string> out;
   for (const po::option& o : parsed.options)
-    if (o.string_key != skip) out.insert(out.end(), o.original_tokens.begin(), o.original_tokens.end());
+    if (std::find(skip.begin(), skip.end(), o.string_key) == skip.end()) out.insert(out.end(), o.original_tokens.begin(), o.original_tokens.end());
   return out;
 }
 

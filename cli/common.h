@@ -30,9 +30,12 @@ bool parse_options(const std::string& command, const std::string& synopsis,
                    const std::vector<std::string>& args, po::variables_map& vm,
                    po::parsed_options* parsed = nullptr, const std::vector<std::string>& outputs = {"output"});
 
-// The command-line tokens of every parsed option but `skip` (its canonical long name), in their
-// original order and spelling: the arguments to hand on to a child process.
-std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::string& skip);
+// The command-line tokens of every parsed option but those in `skip` (canonical long names), in
+// their original order and spelling: the arguments to hand on to a child process.
+std::vector<std::string> tokens_without(const po::parsed_options& parsed, const std::vector<std::string>& skip);
+
+// The path values of an option (one string or a list of them); none for other kinds of value.
+std::vector<std::string> path_values(const po::variable_value& value);
 
 // Throws std::invalid_argument "unknown format 'F' (known: table, csv)" unless `format` is one of
 // `known`, in the order given.

@@ -57,8 +57,8 @@ calibration::FitSample throughput_sample(const MeasuredRow& row, const Case& c,
           row.model};
 }
 
-GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases,
-                   const std::string& table, const std::string& network, const Backend& backend) {
+GroupFit plan_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases, const std::string& table,
+                    const std::string& network) {
   GroupFit g;
   g.table = table;
   g.network = network;
@@ -67,13 +67,21 @@ GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>
     g.reason = "no bsp-allreduce or bsp-ps rows on this network: calibrated = zero-shot";
     return g;
   }
-  const Cluster& base = cases[g.rows.front()].scenario.cluster;
+  g.fit.cluster = cases[g.rows.front()].scenario.cluster;
   bool servers = false;
   for (std::size_t i : g.rows) servers = servers || rows[i].method == "bsp-ps";
-  const auto parameters = calibration::transport_parameters(base, servers);
+  g.fit.parameters = calibration::transport_parameters(g.fit.cluster, servers);
+  return g;
+}
+
+GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases,
+                   const std::string& table, const std::string& network, const Backend& backend) {
+  GroupFit g = plan_group(rows, cases, table, network);
+  if (g.rows.empty()) return g;
+  const auto parameters = g.fit.parameters;
   std::vector<calibration::FitSample> samples;
   for (std::size_t i : g.rows) samples.push_back(throughput_sample(rows[i], cases[i], parameters, backend));
-  g.fit = calibration::fit_carried_over(samples, base, parameters, calibration::make_folds(samples, kFolds)).fit;
+  g.fit = calibration::fit_carried_over(samples, g.fit.cluster, parameters, calibration::make_folds(samples, kFolds)).fit;
   g.fitted = true;
   return g;
 }

@@ -36,6 +36,10 @@ std::vector<std::size_t> calibration_rows(const std::vector<MeasuredRow>& rows,
 calibration::FitSample throughput_sample(const MeasuredRow& row, const Case& c,
                                          const std::vector<calibration::Parameter>& parameters,
                                          const Backend& backend);
+// One (table, network) before its fit: its calibration rows, the base cluster (fit.cluster) and
+// the constants a fit may move (fit.parameters); without calibration rows, the reason.
+GroupFit plan_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases, const std::string& table,
+                    const std::string& network);
 // Fits the constants of one (table, network) to its calibration rows and to nothing else; a
 // network without calibration rows comes back unfitted, with the reason.
 GroupFit fit_group(const std::vector<MeasuredRow>& rows, const std::vector<Case>& cases,

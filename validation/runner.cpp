@@ -2,12 +2,14 @@
 // written, then per-network fits on the calibration subset and predictions with their constants.
 #include "validation/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <stdexcept>
 
 #include "sim/prediction.h"
 #include "validation/data_error.h"
+#include "validation/shard_results.h"
 
 namespace scalecast::validation {
 namespace {
@@ -81,6 +83,11 @@ std::vector<std::size_t> ValidationResult::not_expressible() const {
   return out;
 }
 
+std::size_t validation_items(const ValidationOptions& o, std::size_t rows, std::size_t groups) {
+  const auto runs = [&](Mode mode) { return std::find(o.modes.begin(), o.modes.end(), mode) != o.modes.end(); };
+  return (runs(Mode::zero_shot) ? rows : 0) + (runs(Mode::calibrated) ? groups : 0);
+}
+
 ValidationResult run_validation(const ValidationOptions& o, std::ostream& progress) {
   const auto start = std::chrono::steady_clock::now();
   const auto backend = make_backend(o.backend);
@@ -94,11 +101,25 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
   for (const auto& r : v.rows) v.calibration_row.push_back(is_calibration_row(r));
   progress << "validate: " << v.rows.size() << " measured rows, " << v.not_expressible().size()
            << " not expressible, backend " << v.backend << '\n';
+  WorkShare whole;
+  WorkShare& share = o.share ? *o.share : whole;
+  const auto groups = networks(v.rows);
+  share.check_total(validation_items(o, v.rows.size(), groups.size()));
+  std::size_t item = 0;
   if (v.ran(Mode::zero_shot)) {
-    for (std::size_t i = 0; i < v.rows.size(); ++i)
-      v.zero_shot.push_back(
-          predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
+    for (std::size_t i = 0; i < v.rows.size(); ++i, ++item) {
+      if (share.merging()) {
+        v.zero_shot.push_back(read_row_prediction(share.result(item)));
+      } else if (share.computes(item)) {
+        v.zero_shot.push_back(predict_case(v.rows[i], v.cases[i], v.cases[i].scenario.cluster, *backend));
+        share.record(item, row_prediction_json(v.zero_shot.back()));
+      } else {
+        v.zero_shot.emplace_back();
+      }
+    }
     progress << "validate: zero-shot done (" << static_cast<int>(seconds_since(start)) << " s)\n";
+  }
+  if (v.ran(Mode::zero_shot) && !share.sharded()) {
     v.collectives = validate_collectives(o.data, progress, o.cluster);
     if (o.collective_holdouts && !v.collectives.clusters.empty()) {
       v.collective_holdouts = collective_holdouts(v.collectives, o.cluster);
@@ -108,7 +129,15 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
   }
   if (v.ran(Mode::calibrated)) {
     v.calibrated.assign(v.rows.size(), {});
-    for (const auto& [table, network] : networks(v.rows)) {
+    for (const auto& [table, network] : groups) {
+      const std::size_t j = item++;
+      if (share.merging()) {
+        GroupFit g = plan_group(v.rows, v.cases, table, network);
+        for (const auto& [row, p] : read_group(share.result(j), g, v.rows.size())) v.calibrated[row] = p;
+        v.fits.push_back(std::move(g));
+        continue;
+      }
+      if (!share.computes(j)) continue;
       progress << "validate: calibrating " << table << " / " << network << " ..." << std::flush;
       GroupFit g = fit_group(v.rows, v.cases, table, network, *backend);
       if (g.fitted) {
@@ -117,6 +146,7 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
       } else {
         progress << " none (" << g.reason << ")\n";
       }
+      std::vector<std::pair<std::size_t, RowPrediction>> calibrated;
       for (std::size_t i = 0; i < v.rows.size(); ++i) {
         if (v.rows[i].table != table || v.rows[i].network != network || !v.cases[i].expressible)
           continue;
@@ -124,7 +154,9 @@ ValidationResult run_validation(const ValidationOptions& o, std::ostream& progre
         v.calibrated[i] =
             predict_case(v.rows[i], v.cases[i],
                          g.fitted ? calibration::apply_fit(g.fit, own) : own, *backend);
+        calibrated.emplace_back(i, v.calibrated[i]);
       }
+      share.record(j, group_json(g, calibrated));
       v.fits.push_back(std::move(g));
     }
     progress << "validate: calibrated done (" << static_cast<int>(seconds_since(start)) << " s)\n";

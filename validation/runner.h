@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/work_share.h"
 #include "validation/calibration_split.h"
 #include "validation/cases.h"
 #include "validation/collective_holdouts.h"
@@ -37,7 +38,15 @@ struct ValidationOptions {
   // Calibrate the NCCL model on parts of each measured collective and judge the rest
   // (collective_holdouts.h); an ablation's runs leave it out.
   bool collective_holdouts = true;
+  // The work items this process computes (validate --shard) or reads back from the shards'
+  // parts (merge); null: all. Item i < rows is row i's zero-shot prediction (when that mode
+  // runs), the next ones each calibration group's fit and predictions (networks() order). A
+  // shard leaves out the collectives; the merge computes them (analytical, seconds).
+  WorkShare* share = nullptr;
 };
+
+// The work items of a validation of `rows` measured rows in `groups` (table, network) groups.
+std::size_t validation_items(const ValidationOptions& options, std::size_t rows, std::size_t groups);
 
 struct ValidationResult {
   std::string backend;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <stdexcept>
 #include <limits>
 #include <fstream>
 #include <map>
@@ -118,12 +119,13 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
 
 namespace {
 
-Outcome evaluate(const Search& search, std::size_t index, const AnalyticalBackend& backend) {
+// A configuration's prediction (the work) priced by the search's prices (its plan).
+Outcome priced(const Search& search, std::size_t index, PredictionRow row) {
   const auto [vi, gpus] = search.configurations[index];
   const Variant& v = search.variants[vi];
   Outcome o;
   o.variant = vi;
-  o.row = predict(v.scenario, search.workloads[v.workload].workload, v.method, gpus, backend).row;
+  o.row = std::move(row);
   o.row.settings = v.settings;
   o.row.memory = v.memory;
   const Strategy strategy = strategy_for(v.scenario, v.method);
@@ -146,10 +148,11 @@ Outcome evaluate(const Search& search, std::size_t index, const AnalyticalBacken
 
 }  // namespace
 
-std::vector<Outcome> run_search(const Search& search, int threads,
-                                const std::function<void(std::size_t, std::size_t)>& progress) {
-  const std::size_t total = search.configurations.size();
-  std::vector<Outcome> out(total);
+std::vector<PredictionRow> predict_configurations(const Search& search, const std::vector<std::size_t>& which,
+                                                 int threads,
+                                                 const std::function<void(std::size_t, std::size_t)>& progress) {
+  const std::size_t total = which.size();
+  std::vector<PredictionRow> out(total);
   std::vector<std::exception_ptr> errors(total);
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<bool> failed{false};
@@ -157,7 +160,9 @@ std::vector<Outcome> run_search(const Search& search, int threads,
   auto work = [&] {
     for (std::size_t i; !failed.load() && (i = next.fetch_add(1)) < total;) {
       try {
-        out[i] = evaluate(search, i, backend);
+        const auto [vi, gpus] = search.configurations.at(which[i]);
+        const Variant& v = search.variants[vi];
+        out[i] = predict(v.scenario, search.workloads[v.workload].workload, v.method, gpus, backend).row;
       } catch (...) {
         errors[i] = std::current_exception();
         failed = true;
@@ -177,6 +182,17 @@ std::vector<Outcome> run_search(const Search& search, int threads,
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
   if (progress) progress(total, total);
+  return out;
+}
+
+std::vector<Outcome> rank_configurations(const Search& search, std::vector<PredictionRow> rows) {
+  const std::size_t total = search.configurations.size();
+  if (rows.size() != total)
+    throw std::logic_error("rank_configurations: " + std::to_string(rows.size()) + " rows for " +
+                           std::to_string(total) + " configurations");
+  std::vector<Outcome> out;
+  out.reserve(total);
+  for (std::size_t i = 0; i < total; ++i) out.push_back(priced(search, i, std::move(rows[i])));
   // Best first, ties in search order.
   std::vector<std::size_t> order(total);
   for (std::size_t i = 0; i < total; ++i) order[i] = i;
@@ -195,6 +211,13 @@ std::vector<Outcome> run_search(const Search& search, int threads,
   for (std::size_t i : order) ranked.push_back(std::move(out[i]));
   if (search.base.prices.given) mark_pareto_front(ranked);
   return ranked;
+}
+
+std::vector<Outcome> run_search(const Search& search, int threads,
+                                const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::vector<std::size_t> all(search.configurations.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return rank_configurations(search, predict_configurations(search, all, threads, progress));
 }
 
 void mark_pareto_front(std::vector<Outcome>& outcomes) {

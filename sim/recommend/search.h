@@ -74,6 +74,13 @@ Search plan_search(const std::string& scenario_path, const SearchRequest& reques
 // calling thread about once a second while the threads work.
 std::vector<Outcome> run_search(const Search& search, int threads,
                                 const std::function<void(std::size_t, std::size_t)>& progress = {});
+// Its two steps, for a search sharded over processes: the prediction of the configurations
+// `which` (indices into search.configurations; one row each, in that order) ...
+std::vector<PredictionRow> predict_configurations(const Search& search, const std::vector<std::size_t>& which,
+                                                 int threads,
+                                                 const std::function<void(std::size_t, std::size_t)>& progress = {});
+// ... and the pricing and ranking of one predicted row per configuration (rows[i]: configuration i).
+std::vector<Outcome> rank_configurations(const Search& search, std::vector<PredictionRow> rows);
 
 // Marks the Pareto front among outcomes with a price: no other is both at least as fast and at
 // most as costly per sample, and strictly better in one.
