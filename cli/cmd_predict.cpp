@@ -96,7 +96,7 @@ import-trace from a torch.profiler trace or by scalecast profile on a GPU). With
                    step; without it, the optimizer step comes from the roofline
 Refusals name the profile's line. Memory: see docs/MODEL.md.)";
 
-int run(const std::vector<std::string>& args) {
+int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
   po::options_description opts("options");
   std::string scenario_path, backend_name, format, output, trace, timeline;
   std::vector<std::string> sets, sweeps, methods, simgrid_cfg, simgrid_log;
