@@ -1,5 +1,6 @@
 // `scalecast validate`: predicts every measured row (validation/data) zero-shot and calibrated,
 // prints the summary, writes a report folder, and checks or records the regression baseline.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -67,11 +68,12 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
                                         : validation::read_baseline(check);
     if (!check.empty()) validation::require_figures(baseline, backend, options.modes, check);
     options.share = &share;
+    const auto start = std::chrono::steady_clock::now();
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     if (share.sharded()) {
       // The summary, report, baseline and the memory and single-GPU checks are the merge's.
       const std::size_t total = validation::validation_items(options, v.rows.size(), validation::networks(v.rows).size());
-      const ShardProgress progress("validate", share, total, "work items");
+      const ShardProgress progress("validate", share, total, "work items", start);
       Part part = part_of("validate", parsed, vm, outputs, {});
       part.items = total;
       part.shard = share.index();

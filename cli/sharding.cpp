@@ -54,14 +54,15 @@ Part part_of(const std::string& command, const po::parsed_options& parsed, const
   return p;
 }
 
-ShardProgress::ShardProgress(std::string command, const WorkShare& share, std::size_t total, const std::string& unit)
+ShardProgress::ShardProgress(std::string command, const WorkShare& share, std::size_t total, const std::string& unit,
+                             std::chrono::steady_clock::time_point start)
     : prefix_(std::move(command) + ": shard " + share.name() + ": "),
       mine_(share.items(total).size()),
       total_(total),
       unit_(unit),
       sharded_(share.sharded()),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {
+      start_(start),
+      last_(std::chrono::steady_clock::now()) {
   if (sharded_) std::cerr << prefix_ << mine_ << " of " << total_ << " " << unit_ << " (items j mod " << share.count()
                           << " == " << share.index() << ")\n";
 }

@@ -34,7 +34,9 @@ Part part_of(const std::string& command, const po::parsed_options& parsed, const
 // Progress of a shard on stderr: what it computes, each item as it finishes, and its part.
 class ShardProgress {
  public:
-  ShardProgress(std::string command, const WorkShare& share, std::size_t total, const std::string& unit);
+  // `start`: when the shard's work began (validate counts its items only once it has run).
+  ShardProgress(std::string command, const WorkShare& share, std::size_t total, const std::string& unit,
+                std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   // Runs `work` for one item; a failure is reported (the shard, the item) and passed on.
   template <class Work>
   void attempt(std::size_t item, const std::string& what, Work&& work) {

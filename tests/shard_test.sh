@@ -73,6 +73,27 @@ for format in table csv; do
   same "validate zero-shot, 3 shards, $format" "$tmp/val-one.$format" "$tmp/val-merged.$format"
 done
 
+# Both modes, with the calibration's fits, on a small data folder: 16 rows, 2 (table, network)
+# groups; the summary, the report and the baseline as one process writes them.
+data=$tmp/data && mkdir -p "$data"
+{ head -1 validation/data/ddl-benchmarks-2020-05-29.csv
+  grep -E "^resnet50,64,(10GbE-TCP|100GbIB-RDMA),(bsp-allreduce|wfbp-allreduce)," validation/data/ddl-benchmarks-2020-05-29.csv
+} >"$data/ddl-benchmarks-2020-05-29.csv"
+sed "s|,\.\./\.\./|,$src/|" validation/data/testbeds.csv >"$data/testbeds.csv"
+"$bin" validate --data "$data" --report "$tmp/report-one" --write-baseline "$tmp/baseline-one.csv" >"$tmp/cal-one.txt" 2>/dev/null
+rm -rf "$tmp/cal" && mkdir -p "$tmp/cal"
+for i in 0 1 2; do
+  "$bin" validate --data "$data" --report "$tmp/report-merged" --write-baseline "$tmp/baseline-merged.csv" \
+    --shard "$i/3" --part "$tmp/cal/part-$i.json" 2>>"$tmp/cal/progress.txt"
+done
+"$bin" merge "$tmp"/cal/part-*.json >"$tmp/cal-merged.txt" 2>/dev/null
+same "validate calibrated, 3 shards, summary" "$tmp/cal-one.txt" "$tmp/cal-merged.txt"
+same "validate calibrated, 3 shards, report" "$tmp/report-one/report.md" "$tmp/report-merged/report.md"
+same "validate calibrated, 3 shards, report rows" "$tmp/report-one/rows.csv" "$tmp/report-merged/rows.csv"
+same "validate calibrated, 3 shards, baseline" "$tmp/baseline-one.csv" "$tmp/baseline-merged.csv"
+check "validate shard: the fit of its group" 0 "calibrating ddl-benchmarks-2020-05-29 / 100GbIB-RDMA" -- cat "$tmp/cal/progress.txt"
+check "validate shard progress" 0 "^validate: shard 1/3: 6 of 18 work items" -- cat "$tmp/cal/progress.txt"
+
 if "$bin" backends 2>/dev/null | grep -q '^simgrid'; then
   sg=(predict scenarios/testbed-4x1gbps.yaml --backend simgrid -m bsp-allreduce -g 2 -g 4 --sweep "cluster.network.latency=10us,100us" --format csv)
   "$bin" "${sg[@]}" -o "$tmp/sg-one.csv" 2>/dev/null
