@@ -19,12 +19,12 @@ namespace {
 using namespace scalecast;
 using simgrid_backend::ExpansionMode;
 
-// ResNet-50, batch 64 per GPU, roofline times on a V100-PCIe.
+// ResNet-50, batch 64 per GPU, compute-model times on a V100-PCIe.
 const Workload& resnet50() {
   static const Workload w = [] {
     Workload out = zoo::build_model("resnet50", {});
     out.batch_per_gpu = 64;
-    apply_roofline(out, find_gpu("v100-pcie"), {});
+    apply_compute_model(out, find_gpu("v100-pcie"), {});
     return out;
   }();
   return w;

@@ -93,7 +93,7 @@ import-trace from a torch.profiler trace or by scalecast profile on a GPU). With
                    measured times are never converted to another GPU or precision
   batch_per_gpu    layer times scale linearly from the profile's "# batch_per_gpu:"
   "# step_s:"      the step time beyond the layers' forward + backward is the optimizer
-                   step; without it, the optimizer step comes from the roofline
+                   step; without it, the optimizer step comes from the compute model
 Refusals name the profile's line. Memory: see docs/MODEL.md.)";
 
 int run_share(const std::vector<std::string>& args, const WorkShare* merged) {

@@ -1,18 +1,84 @@
-// Roofline times per layer: max(FLOPs / achievable FLOP/s, bytes / achievable bandwidth) plus a
-// launch gap; backward costs twice the forward FLOPs for matrix layers (data and weight grads).
+// Per-layer times by kind of work: products (conv, linear, attention) by shape at the GPU's
+// measured matmul rate, fused attention at its kernels' share of peak, the rest at bandwidth.
 #include "sim/compute_model.h"
 
-#include <algorithm>
 #include <stdexcept>
+
+#include "sim/compute/kernel_times.h"
 
 namespace scalecast {
 
 namespace {
 
-// True when a layer's forward pass is dominated by matrix products (conv, linear, attention).
-bool is_matmul_layer(const Layer& layer) {
-  return layer.kind == "conv" || layer.kind == "linear" || layer.kind == "attention" ||
-         layer.kind == "embedding";
+using compute::KernelRates;
+using compute::Product;
+
+// Layer byte counts are recorded at 4 bytes per activation (sim/zoo/layers.h); half-width runs
+// (fp16, bf16, fp8's bf16 tensors) keep them in 2.
+double activation_scale(Precision p) { return half_width(p) ? 0.5 : 1.0; }
+
+// fp8 (Transformer Engine, torchao float8) runs the Linear layers' products in fp8; convolutions
+// and attention stay in bf16.
+Precision product_precision(const Layer& layer, Precision p) {
+  return p == Precision::fp8 && layer.kind != "linear" ? Precision::bf16 : p;
+}
+
+double element_bytes(Precision p) {
+  if (p == Precision::fp8) return 1;
+  return half_width(p) ? 2 : 4;
+}
+
+KernelRates rates_for(const GpuSpec& gpu, const ComputeModelParams& params, Precision p) {
+  const double efficiency =
+      params.compute_efficiency > 0 ? params.compute_efficiency : gpu.measured_matmul_efficiency(p);
+  return {.matmul_flops = gpu.peak_flops(p) * efficiency,
+          .bandwidth = gpu.memory_bandwidth * params.memory_efficiency,
+          .vector_flops = gpu.fp32_flops,
+          .sms = gpu.sms,
+          .launch_s = params.kernel_overhead_s};
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
+// (half under a causal mask, whose blocks it skips) forward; backward recomputes the scores, five
+// products in all (2.5 x), reading Q, K, V, O and dO and writing dQ, dK, dV (Dao, FlashAttention-2,
+// 2023, section 3.1.2).
+void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
+                          const ComputeModelParams& params) {
+  const MatmulShape& s = scores.matmul;  // m = n = sequence, k = head size, count = heads
+  const double batch = w.batch_per_gpu;
+  const double mask = w.causal_attention ? 0.5 : 1.0;
+  const double forward_flops = 4 * s.m * s.n * s.k * s.count * batch * mask;
+  const Precision p = product_precision(scores, params.precision);
+  const double rate = gpu.peak_flops(p) * fused_attention_efficiency(gpu.compute_capability);
+  const double tokens_bytes = s.m * s.k * s.count * batch * element_bytes(p);
+  const double bandwidth = gpu.memory_bandwidth * params.memory_efficiency;
+  scores.forward_s = std::max(forward_flops / rate, 4 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
+  scores.backward_s = std::max(2.5 * forward_flops / rate, 8 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
+}
+
+void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+  const Precision p = product_precision(layer, params.precision);
+  const KernelRates rates = rates_for(gpu, params, p);
+  const double bytes = element_bytes(p);
+  layer.forward_s = compute::product_s(compute::forward_product(layer.matmul, batch), bytes, rates);
+  layer.backward_s = compute::product_s(compute::input_gradient_product(layer.matmul, batch), bytes, rates) +
+                     compute::product_s(compute::weight_gradient_product(layer.matmul, batch), bytes, rates);
+}
+
+// Normalisation, activations, elementwise, pooling, softmax, dropout and embedding gathers: their
+// activations at the run's width and their parameters at the gradients' width, forward once and
+// backward twice (the output's gradient and the saved input read, the input's gradient written).
+void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+  const KernelRates rates = rates_for(gpu, params, params.precision);
+  const double weight_bytes = static_cast<double>(layer.grad_bytes());
+  const double activation_bytes = layer.forward_memory_bytes * batch * activation_scale(params.precision);
+  const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
+  layer.forward_s = compute::streaming_s(activation_bytes + weight_bytes, flops, rates);
+  layer.backward_s = compute::streaming_s(2 * activation_bytes + 2 * weight_bytes, flops, rates);
 }
 
 // Bytes read and written per parameter by one optimizer step in fp32: SGD with momentum reads
@@ -26,24 +92,34 @@ double optimizer_bytes_per_parameter(const std::string& optimizer) {
 
 }  // namespace
 
-void apply_roofline(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {
-  const double flops_rate = gpu.peak_flops(params.precision) * params.compute_efficiency;
-  const double memory_rate = gpu.memory_bandwidth * params.memory_efficiency;
+double fused_attention_efficiency(int compute_capability) {
+  // FlashAttention-2 (Dao 2023): forward and backward at 50-73% of an A100's peak, the training
+  // end to end at 72%; on Hopper it "achieves only 35% utilization" (Shah et al., FlashAttention-3,
+  // 2024). Older and newer architectures have no measurement here: Hopper's share is taken.
+  return compute_capability == 80 || compute_capability == 86 ? 0.60 : 0.35;
+}
+
+void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {
   const double batch = workload.batch_per_gpu;
+  bool in_fused_attention = false;
   for (Layer& layer : workload.layers) {
-    const double weight_bytes = static_cast<double>(layer.grad_bytes());
-    const double flops = layer.forward_flops * batch;
-    const double activation_bytes = layer.forward_memory_bytes * batch;
-    const bool matmul = is_matmul_layer(layer);
-    // Embedding lookups gather rows: memory-bound, and their backward is a scatter-add.
-    const double fwd_flops = layer.kind == "embedding" ? 0 : flops;
-    const double bwd_flops = layer.kind == "embedding" ? 0 : (matmul ? 2 * flops : flops);
-    const double fwd_bytes = activation_bytes + weight_bytes;
-    const double bwd_bytes = 2 * activation_bytes + 2 * weight_bytes;
-    layer.forward_s =
-        std::max(fwd_flops / flops_rate, fwd_bytes / memory_rate) + params.kernel_overhead_s;
-    layer.backward_s =
-        std::max(bwd_flops / flops_rate, bwd_bytes / memory_rate) + params.kernel_overhead_s;
+    const bool scores = layer.kind == "attention" && ends_with(layer.name, "scores");
+    if (params.fused_attention && scores) {
+      time_fused_attention(layer, workload, gpu, params);
+      in_fused_attention = true;
+    } else if (in_fused_attention) {
+      // Softmax, dropout and the context product run inside the fused kernel.
+      layer.forward_s = layer.backward_s = 0;
+      if (layer.kind == "attention") in_fused_attention = false;
+    } else if (layer.matmul.m > 0) {
+      time_product_layer(layer, batch, gpu, params);
+    } else {
+      time_streaming_layer(layer, batch, gpu, params);
+    }
+    // Checkpointed blocks run their forward again before their backward; the embedding and the
+    // output head stay outside them.
+    if (params.activation_checkpointing && layer.kind != "embedding" && layer.name != "lm_head")
+      layer.backward_s += layer.forward_s;
   }
   workload.optimizer_s = optimizer_step_s(workload, gpu, params);
 }

@@ -1,5 +1,5 @@
-// The roofline compute model: per-layer forward and backward times on a GPU from FLOPs and
-// memory traffic, optionally scaled so one GPU's iteration matches a measured throughput.
+// The compute model: per-layer forward and backward times on a GPU by kind of work (matrix
+// products, fused attention, streaming kernels), optionally scaled to a measured throughput.
 #pragma once
 
 #include <string>
@@ -9,16 +9,26 @@
 
 namespace scalecast {
 
+// The share of HBM bandwidth a streaming kernel reaches: STREAM-style device copies measure about
+// 90% of the data sheet's figure on A100 and H100 parts (docs/MODEL.md, "Compute").
+inline constexpr double kStreamingEfficiency = 0.90;
+
 struct ComputeModelParams {
-  double compute_efficiency = 0.55;  // share of peak FLOP/s that conv/linear kernels reach
-  double memory_efficiency = 0.70;   // share of memory bandwidth elementwise kernels reach
+  double compute_efficiency = 0;     // share of peak FLOP/s products reach (0: the GPU's measured)
+  double memory_efficiency = kStreamingEfficiency;  // share of memory bandwidth streaming reaches
   double kernel_overhead_s = 6e-6;   // launch and scheduling gap per layer and pass
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
+  bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
+  bool activation_checkpointing = false;  // each block's forward runs again in its backward
 };
 
 // Fills forward_s, backward_s of every layer and optimizer_s for workload.batch_per_gpu.
-void apply_roofline(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
+void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
+
+// The share of peak a fused (flash) attention kernel reaches, forward and backward together, on
+// a GPU of this compute capability (docs/MODEL.md names the measurements).
+double fused_attention_efficiency(int compute_capability);
 
 // The optimizer step's time on a GPU: the bytes it touches per parameter (params.optimizer) at
 // the achievable memory bandwidth, plus one launch gap.

@@ -23,6 +23,12 @@ double GpuSpec::peak_flops(Precision p) const {
   return fp32_flops;
 }
 
+double GpuSpec::measured_matmul_efficiency(Precision p) const {
+  const double measured = p == Precision::fp8 && fp8_matmul_efficiency > 0 ? fp8_matmul_efficiency
+                                                                          : matmul_efficiency;
+  return measured > 0 ? measured : kUnmeasuredMatmulEfficiency;
+}
+
 const std::vector<GpuSpec>& gpu_catalog() {
   // Compute capability: CUDA C Programming Guide, "Compute Capabilities" (K80 3.7, P100 6.0,
   // V100 7.0, T4 and RTX 2080 Ti 7.5, A100 8.0, L40S 8.9, H100 and H200 9.0, B200 and GB200 10.0).
@@ -32,6 +38,13 @@ const std::vector<GpuSpec>& gpu_catalog() {
   // 132 as PyTorch read it on one (validation/data/h200-gpu-check); B200 148, 74 of each die's 80
   // (Chips and Cheese, "Nvidia's B200: Keeping the CUDA Juggernaut Rolling", 2025); GB200's
   // Blackwell GPU taken as B200's.
+  // Matmul efficiency: Stas Bekman, "Machine Learning Engineering Open Book",
+  // compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS comparison table" (mean of
+  // 100 iterations of torch.matmul at the best shape found, no sparsity; 2025): bf16 A100 SXM
+  // 271.2 of 312 TFLOPS (86.9%), H100 SXM 794.5 of 989 (80.3%, "H200 is the same"), B200 1745 of
+  // 2250 (77.6%), GB200 1822 of 2500 (72.9%); fp8 H100 SXM 1402.6 of 1979 (70.9%), H200 1453.4
+  // (73.4%), B200 3432.5 of 4500 (76.3%), GB200 3615.6 of 5000 (72.3%). The A100 row (80 GB)
+  // stands for the 40 GB part too; no row measures V100, T4, L40S or older GPUs.
   static const std::vector<GpuSpec> catalog = {
       {.name = "k80", .full_name = "Tesla K80 (one GK210 of the board)", .fp32_flops = 4.37e12,
        .memory_bandwidth = 240e9, .memory_bytes = 12 * units::kGiB,
@@ -67,12 +80,12 @@ const std::vector<GpuSpec>& gpu_catalog() {
        .fp16_flops = 312e12, .bf16_flops = 312e12, .memory_bandwidth = 1555e9, .memory_bytes = 40 * units::kGiB,
        .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 and bf16 dense, "
                  "1,555 GB/s, 40 GB HBM2 (40GB SXM), 12 NVLink3 links (600 GB/s); PCIe gen4",
-       .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108},
+       .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108, .matmul_efficiency = 0.869},
       {.name = "a100", .full_name = "A100-SXM4-80GB", .fp32_flops = 19.5e12, .tf32_flops = 156e12,
        .fp16_flops = 312e12, .bf16_flops = 312e12, .memory_bandwidth = 2039e9, .memory_bytes = 80 * units::kGiB,
        .source = "NVIDIA A100 data sheet (2021): 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16 and bf16 dense, "
                  "2,039 GB/s, 80 GB HBM2e (80GB SXM), 12 NVLink3 links (600 GB/s); PCIe gen4",
-       .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108},
+       .compute_capability = 80, .nvlinks = 12, .pcie_gen = 4, .sms = 108, .matmul_efficiency = 0.869},
       {.name = "l40s", .full_name = "NVIDIA L40S", .fp32_flops = 91.6e12, .tf32_flops = 183e12,
        .fp16_flops = 362e12, .bf16_flops = 362e12, .fp8_flops = 733e12, .memory_bandwidth = 864e9, .memory_bytes = 48 * units::kGiB,
        .source = "NVIDIA L40S data sheet (2023): 91.6 TFLOPS fp32, 183 TFLOPS tf32 and 362 TFLOPS fp16 and bf16 "
@@ -82,24 +95,24 @@ const std::vector<GpuSpec>& gpu_catalog() {
        .fp16_flops = 989.4e12, .bf16_flops = 989.4e12, .fp8_flops = 1978.9e12, .memory_bandwidth = 3.35e12, .memory_bytes = 80 * units::kGiB,
        .source = "NVIDIA H100 data sheet (2023): SXM5 67 TFLOPS fp32, 494.7 TFLOPS tf32, 989.4 TFLOPS "
                  "fp16 and bf16 and 1,979 TFLOPS fp8 dense, 3.35 TB/s, 80 GB HBM3, 18 NVLink4 links (900 GB/s); PCIe gen5",
-       .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132},
+       .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132, .matmul_efficiency = 0.803, .fp8_matmul_efficiency = 0.709},
       {.name = "h200", .full_name = "H200-SXM-141GB", .fp32_flops = 67e12, .tf32_flops = 494.7e12,
        .fp16_flops = 989.4e12, .bf16_flops = 989.4e12, .fp8_flops = 1978.9e12, .memory_bandwidth = 4.8e12, .memory_bytes = 141 * units::kGiB,
        .source = "NVIDIA H200 data sheet (2024): SXM 67 TFLOPS fp32, 989 TFLOPS tf32 and 1,979 TFLOPS fp16 and bf16 "
                  "and 3,958 TFLOPS fp8 with sparsity (half dense), 4.8 TB/s, 141 GB HBM3e, NVLink4 900 GB/s (18 links); PCIe gen5",
-       .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132},
+       .compute_capability = 90, .nvlinks = 18, .pcie_gen = 5, .sms = 132, .matmul_efficiency = 0.803, .fp8_matmul_efficiency = 0.734},
       {.name = "b200", .full_name = "NVIDIA B200", .fp32_flops = 75e12, .tf32_flops = 1.1e15, .fp16_flops = 2.25e15, .bf16_flops = 2.25e15, .fp8_flops = 4.5e15,
        .memory_bandwidth = 7.7e12, .memory_bytes = 180 * units::kGiB,
        .source = "NVIDIA HGX B200 data sheet (2024), per GPU of 8: 600 TFLOPS fp32, 18 PFLOPS tf32 and 36 "
                  "PFLOPS fp16 and bf16 and 72 PFLOPS fp8 with sparsity (half dense), 1.44 TB HBM3e and 62 TB/s; NVLink5 1.8 TB/s (18 "
                  "links); PCIe gen5",
-       .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148},
+       .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148, .matmul_efficiency = 0.776, .fp8_matmul_efficiency = 0.763},
       {.name = "gb200", .full_name = "NVIDIA GB200 (one Blackwell GPU)", .fp32_flops = 80e12, .tf32_flops = 1.25e15,
        .fp16_flops = 2.5e15, .bf16_flops = 2.5e15, .fp8_flops = 5e15, .memory_bandwidth = 8e12, .memory_bytes = 186 * units::kGiB,
        .source = "NVIDIA GB200 NVL72 data sheet (2024), per GPU of 72: 5,760 TFLOPS fp32, 180 PFLOPS tf32, "
                  "360 PFLOPS fp16 and bf16 and 720 PFLOPS fp8 with sparsity (half dense), 13.4 TB HBM3e and 576 TB/s; NVLink5 1.8 TB/s "
                  "(18 links) to NVLink Switch trays; C2C to its Grace CPU",
-       .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148},
+       .compute_capability = 100, .nvlinks = 18, .pcie_gen = 5, .sms = 148, .matmul_efficiency = 0.729, .fp8_matmul_efficiency = 0.723},
   };
   return catalog;
 }

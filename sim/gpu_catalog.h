@@ -31,12 +31,26 @@ struct GpuSpec {
   // Streaming multiprocessors: what a communication kernel's thread blocks (NCCL's channels, one
   // per SM) take from the computation (sim/scheduling/compute_slowdown.h).
   int sms = 0;
+  // Measured share of the dense tensor peak that the best-shaped large matrix product reaches in
+  // bf16 and in fp8 (Maximum Achievable Matmul FLOPS over the data sheet's peak; 0: not measured,
+  // the compute model takes kUnmeasuredMatmulEfficiency).
+  double matmul_efficiency = 0;
+  double fp8_matmul_efficiency = 0;
+
+  // The measured share for a precision: fp8's own where measured, else the bf16 one (fp32, tf32
+  // and fp16 run the same tensor-core pipeline; no table measures them per GPU).
+  double measured_matmul_efficiency(Precision p) const;
 
   // Falls back to fp32 where tf32 or fp16 have no units of their own; 0 for bf16 or fp8 on a GPU
   // without them (supports() says which).
   double peak_flops(Precision p) const;
   bool supports(Precision p) const { return peak_flops(p) > 0; }
 };
+
+// The share of peak a large matrix product reaches on a GPU no one has measured: the median of
+// the NVIDIA rows of the MAMF table (A100 86.9%, GH200 83.8%, A100 PCIe 81.1%, H100 80.3%, B300
+// 78.6%, B200 77.6%, GB200 72.9%; gpu_catalog.cpp names the source).
+inline constexpr double kUnmeasuredMatmulEfficiency = 0.803;
 
 const std::vector<GpuSpec>& gpu_catalog();
 // Bytes/s of the GPU's x16 host link as NCCL counts it (src/graph/topo.cc: width x lane speed /

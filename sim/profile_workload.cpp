@@ -1,6 +1,6 @@
 // Turns a profile into the scenario's workload: refuses a precision, optimizer or GPU other than
 // the scenario's, scales the layers to the scenario's batch and takes the optimizer step from the
-// profile's step time or the roofline (docs/MODEL.md, "Profiles").
+// profile's step time or the compute model (docs/MODEL.md, "Profiles").
 #include "sim/profile_workload.h"
 
 #include <filesystem>
@@ -62,7 +62,7 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
       throw ProfileError(profile.where("step_s") + ": expected at least the layers' forward + " +
                          "backward (" + fmt::format("{:.9f}", layers_s) + " s), got '" +
                          profile.metadata["step_s"] +
-                         "' (remove the line to take the optimizer step from the roofline)");
+                         "' (remove the line to take the optimizer step from the compute model)");
     w.optimizer_s = step_s - layers_s;
     out.source += "; " + fmt::format("{:.4g}", w.optimizer_s * 1e3) +
                   " ms of the step outside the layers as the optimizer step";
@@ -86,7 +86,7 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
     ComputeModelParams optimizer = params;
     optimizer.optimizer = s.model.optimizer;
     w.optimizer_s = optimizer_step_s(w, find_gpu(s.compute.gpu), optimizer);
-    out.source += "; " + s.model.optimizer + " step from the roofline";
+    out.source += "; " + s.model.optimizer + " step from the compute model";
   }
   return out;
 }

@@ -11,7 +11,7 @@ namespace scalecast {
 // Reads s.model.profile. Throws ProfileError (naming the profile's line and key) when it records
 // a precision, optimizer or catalog GPU other than the scenario's, or a step_s below its layers'
 // forward + backward. Layer times scale by scenario batch / profiled batch; the optimizer step is
-// the step time outside the layers (step_s), else the roofline's on the scenario's GPU (`params`).
+// the step time outside the layers (step_s), else the compute model's on the scenario's GPU (`params`).
 BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& params);
 
 }  // namespace scalecast

@@ -43,7 +43,7 @@ struct ModelSettings {
 
 struct ComputeSettings {
   std::string gpu;                    // catalog key
-  double single_gpu_throughput = 0;   // samples/s measured on one GPU (0: roofline only)
+  double single_gpu_throughput = 0;   // samples/s measured on one GPU (0: the compute model alone)
   double compute_efficiency = 0;      // share of peak FLOP/s reached (0: model default)
   double memory_efficiency = 0;       // share of memory bandwidth reached (0: model default)
 };

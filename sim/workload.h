@@ -15,6 +15,17 @@ struct GradTensor {
   int64_t bytes = 0;      // elements * bytes per element (fp32: 4)
 };
 
+// The matrix product a layer's forward pass runs for one sample: `count` independent products
+// of an (m x k) by a (k x n) matrix (a convolution's groups, attention's heads). A batch adds
+// rows to m (batch_in_rows: conv, linear) or products to count (attention's batched products).
+struct MatmulShape {
+  double m = 0;  // 0: the layer is not a matrix product
+  double n = 0;
+  double k = 0;
+  double count = 1;
+  bool batch_in_rows = true;
+};
+
 // One layer (module) of the forward pass. Layers without parameters (ReLU, pooling, residual
 // add, attention matmuls) are layers too: they cost time but have no gradients.
 struct Layer {
@@ -26,6 +37,7 @@ struct Layer {
   int64_t output_elements = 0;      // activations the forward pass writes for one sample (what
                                     // autograd keeps for the backward pass; 0 when unknown)
   std::vector<GradTensor> grads;    // in the order the backward pass produces them
+  MatmulShape matmul;               // conv, linear and attention products (m == 0: none)
   double forward_s = 0;             // forward time of one iteration (whole batch per GPU)
   double backward_s = 0;            // backward time of one iteration
 
@@ -38,6 +50,7 @@ struct Workload {
   std::string model;                // zoo name or profile name
   int batch_per_gpu = 1;
   std::string sample_unit = "samples";  // "images", "sequences"
+  bool causal_attention = false;    // decoders: a fused attention kernel skips masked blocks
   std::vector<Layer> layers;
   double optimizer_s = 0;           // optimizer step after the gradients are aggregated
 

@@ -20,13 +20,15 @@ BuiltWorkload build_workload(const Scenario& s) {
   if (s.compute.memory_efficiency > 0) params.memory_efficiency = s.compute.memory_efficiency;
   params.precision = s.model.precision;
   params.optimizer = s.model.optimizer;
+  params.fused_attention = s.model.attention == "fused";
+  params.activation_checkpointing = s.model.activation_checkpointing;
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);
   } else {
     out.workload = zoo::build_model(s.model.name, s.model.options);
     out.workload.batch_per_gpu = s.model.batch_per_gpu;
-    apply_roofline(out.workload, find_gpu(s.compute.gpu), params);
-    out.source = "roofline on " + s.compute.gpu;
+    apply_compute_model(out.workload, find_gpu(s.compute.gpu), params);
+    out.source = "compute model on " + s.compute.gpu;
   }
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);

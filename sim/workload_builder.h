@@ -1,4 +1,4 @@
-// Turns a scenario's model settings into a timed workload: zoo layers through the roofline
+// Turns a scenario's model settings into a timed workload: zoo layers through the compute model
 // compute model (optionally scaled to a measured throughput), or a profile CSV as measured.
 #pragma once
 
@@ -9,8 +9,8 @@ namespace scalecast {
 
 struct BuiltWorkload {
   Workload workload;
-  double scale_factor = 1;   // applied to roofline times to meet the measured throughput
-  std::string source;        // "roofline on v100-pcie, scaled x1.2 to ...", "profile PATH; ..."
+  double scale_factor = 1;   // applied to the compute model's times to meet the measured throughput
+  std::string source;        // "compute model on v100-pcie, scaled x1.2 to ...", "profile PATH; ..."
 };
 
 BuiltWorkload build_workload(const Scenario& scenario);

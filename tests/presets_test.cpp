@@ -19,7 +19,7 @@ TEST(Presets, EveryPresetRunsOnEveryModel) {
     options.shape = {2, 256, 4, 2, 512, {}};  // for the models built by shape
     Workload w = zoo::build_model(model.name, options);
     w.batch_per_gpu = 8;
-    apply_roofline(w, find_gpu("v100-sxm2"), ComputeModelParams{});
+    apply_compute_model(w, find_gpu("v100-sxm2"), ComputeModelParams{});
     for (const auto& preset : list_presets()) {
       const Strategy s = make_preset(preset.name);
       const int nodes = s.aggregation == Aggregation::root_reduce ? 1 : 2;

@@ -79,7 +79,7 @@ TEST(ProfileWorkload, WithoutStepTheOptimizerComesFromTheRoofline) {
   EXPECT_DOUBLE_EQ(b.workload.optimizer_s,
                    optimizer_step_s(b.workload, find_gpu("v100-pcie"), adam));
   EXPECT_NE(b.source.find("batch not recorded, taken as 64"), std::string::npos) << b.source;
-  EXPECT_NE(b.source.find("adam step from the roofline"), std::string::npos) << b.source;
+  EXPECT_NE(b.source.find("adam step from the compute model"), std::string::npos) << b.source;
   EXPECT_NE(b.source.find("measured on an unrecorded device"), std::string::npos) << b.source;
 }
 

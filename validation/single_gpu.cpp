@@ -1,6 +1,8 @@
-// Single-GPU rows as scenarios of one GPU: the zoo model (or a `gpt:`/`llama:` shape) at the
-// published batch, sequence length and precision on the catalog GPU, timed by the roofline with no
-// measured throughput to scale it; published tokens/s become sequences/s by the sequence length.
+// Rows as scenarios of one GPU: the zoo model (or a `gpt:`/`llama:` shape) at the published batch,
+// sequence length, precision, attention and checkpointing on the catalog GPU, timed by the compute
+// model with no measured throughput; tokens/s become sequences/s by the sequence length. A row of
+// data-parallel GPUs in one node (DDP or FSDP) is one GPU's compute: its NVLink traffic is taken
+// as hidden, and the summary's per-GPU-count line shows whether that holds.
 #include "validation/single_gpu.h"
 
 #include <algorithm>
@@ -17,6 +19,17 @@
 
 namespace scalecast::validation {
 namespace {
+
+// A field that must be one of `allowed`.
+std::string one_of(const CsvRecord& r, const std::string& column, const std::vector<std::string>& allowed) {
+  const std::string& value = r.text(column);
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    r.fail(column, "one of " + list);
+  }
+  return value;
+}
 
 std::vector<int> numbers(const std::string& text) {
   std::vector<int> out;
@@ -35,9 +48,27 @@ std::string generation(const std::string& gpu) {
   return gpu;
 }
 
+// The family a model belongs to, as the report groups rows.
+std::string family(const std::string& model) {
+  if (model.starts_with("gpt:")) return "gpt";
+  if (model.starts_with("llama")) return "llama";
+  if (model.starts_with("resnet")) return "resnet";
+  if (model.starts_with("bert")) return "bert";
+  return model;
+}
+
 void express(SingleGpuCase& c) {
-  if (c.gpus != 1) {
-    c.reason = std::to_string(c.gpus) + " GPUs (their communication is not modelled for this table)";
+  if (c.nodes != 1) {
+    c.reason = std::to_string(c.nodes) + " nodes (their network is not modelled for this table)";
+    return;
+  }
+  if (c.gpus != 1 && c.parallelism != "ddp" && c.parallelism != "fsdp") {
+    c.reason = "parallelism " + c.parallelism + " (only data parallelism, each GPU computing its own batch, is "
+               "expressed here)";
+    return;
+  }
+  if (c.checkpointing != "none" && c.checkpointing != "full") {
+    c.reason = c.checkpointing + " activation checkpointing (not modelled)";
     return;
   }
   if (!has_gpu(c.gpu)) {
@@ -55,6 +86,9 @@ void express(SingleGpuCase& c) {
   }
   if (half_width(m.precision)) m.options.bytes_per_element = 2;
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
+  if (c.vocab > 0) m.options.vocab_size = c.vocab;
+  m.attention = c.attention;
+  m.activation_checkpointing = c.checkpointing == "full";
   m.optimizer = c.model.starts_with("resnet") ? "sgd" : "adam";
   if (c.model.starts_with("gpt:") || c.model.starts_with("llama:")) {
     const bool llama = c.model.starts_with("llama:");
@@ -86,7 +120,11 @@ std::map<std::string, std::pair<double, int>> SingleGpuValidation::by(const std:
   std::map<std::string, std::pair<double, int>> out;
   for (const auto& c : cases) {
     if (!c.expressible) continue;
-    auto& [sum, n] = out[what == "generation" ? generation(c.gpu) : c.precision];
+    const std::string key = what == "generation" ? generation(c.gpu)
+                            : what == "family"   ? family(c.model)
+                            : what == "gpus"     ? (c.gpus == 1 ? "1 GPU" : "1 node, " + std::to_string(c.gpus) + " GPUs")
+                                                 : c.precision;
+    auto& [sum, n] = out[key];
     sum += std::abs(c.error()) * 100;
     ++n;
   }
@@ -106,12 +144,19 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.precision = r.non_empty("precision");
     c.unit = r.non_empty("unit");
     c.gpus = r.integer("gpus", 1, 1 << 20);
+    c.nodes = r.integer("nodes", 1, 1 << 20);
+    c.parallelism = r.non_empty("parallelism");
+    c.attention = one_of(r, "attention", {"eager", "fused"});
+    c.checkpointing = one_of(r, "activation_checkpointing", {"none", "full", "selective"});
+    if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);
     const double published = r.number("throughput", Bound::between(1e-6, 1e12));
     const bool per_token = c.unit.starts_with("tokens/s");
     const bool per_gpu = c.unit.ends_with("/GPU");
-    if (!(c.unit.starts_with("images/s") || c.unit.starts_with("sequences/s") || per_token)) {
+    // "sentences/s" (DeepLearningExamples' TensorFlow BERT) counts sequences.
+    if (!(c.unit.starts_with("images/s") || c.unit.starts_with("sequences/s") || c.unit.starts_with("sentences/s") ||
+          per_token)) {
       c.reason = "unit " + c.unit;
     } else if (per_token && c.seq_len == 0) {
       c.reason = "tokens/s without a sequence length";
@@ -131,27 +176,30 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
 void write_single_gpu_summary(std::ostream& out, const SingleGpuValidation& v) {
   int expressible = 0;
   for (const auto& c : v.cases) expressible += c.expressible;
-  out << "\ncompute (validation/data/single-gpu): published single-GPU training throughput against the zoo's "
-         "roofline, zero-shot\n";
+  out << "\ncompute (validation/data/single-gpu): published single-GPU and single-node training throughput "
+         "against the compute model, zero-shot\n";
   TextTable t({"group", "rows", "MAPE"}, {"", "", "%"});
-  for (const char* what : {"generation", "precision"})
+  for (const char* what : {"generation", "precision", "family", "gpus"})
     for (const auto& [key, v2] : v.by(what)) t.add_row({key, std::to_string(v2.second), fmt::format("{:.1f}", v2.first)});
   t.write(out);
   out << fmt::format("{} of {} rows expressible (the others: more than one GPU, a GPU or model outside the catalog, "
-                     "or a precision the GPU lacks; report.md lists each)\n",
+                     "a precision the GPU lacks, or parallelism other than data parallelism; report.md lists each)\n",
                      expressible, v.cases.size());
 }
 
 std::string single_gpu_markdown(const SingleGpuValidation& v) {
   std::ostringstream out;
-  out << "## Compute on one GPU (validation/data/single-gpu)\n\nEach published single-GPU throughput predicted "
-         "from the zoo's roofline with no measured throughput; error = (predicted - published) / published.\n\n"
-         "| line | source | gpu | model | precision | batch | seq | published | predicted | error |\n"
-         "| --: | :-- | :-- | :-- | :-- | --: | --: | --: | --: | --: |\n";
+  out << "## Compute on one GPU (validation/data/single-gpu)\n\nEach published single-GPU or single-node "
+         "throughput (per GPU) predicted by the compute model with no measured throughput; error = (predicted - "
+         "published) / published.\n\n"
+         "| line | source | gpu | GPUs | model | precision | attention | batch | seq | published | predicted | error |\n"
+         "| --: | :-- | :-- | --: | :-- | :-- | :-- | --: | --: | --: | --: | --: |\n";
   for (const auto& c : v.cases)
     if (c.expressible)
-      out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f} | {:+.1f}% |\n", c.line, c.source, c.gpu,
-                         c.model, c.precision, c.batch, c.seq_len, c.published, c.predicted, 100 * c.error());
+      out << fmt::format("| {} | {} | {} | {} | {} | {} | {}{} | {} | {} | {:.1f} | {:.1f} | {:+.1f}% |\n", c.line,
+                         c.source, c.gpu, c.gpus, c.model, c.precision, c.attention,
+                         c.checkpointing == "full" ? ", checkpointed" : "", c.batch, c.seq_len, c.published,
+                         c.predicted, 100 * c.error());
   out << "\nNot expressible:\n\n";
   for (const auto& c : v.cases)
     if (!c.expressible) out << "- line " << c.line << " (" << c.source << ", " << c.gpu << ", " << c.model << "): " << c.reason << "\n";

@@ -1,7 +1,7 @@
-// The compute model against published single-GPU training throughput
-// (validation/data/single-gpu/throughput.csv): each expressible row (one GPU, a catalog GPU, a
-// zoo model or shape, a modelled precision) predicted zero-shot from the zoo's roofline, with the
-// error per GPU generation and per precision. Rows that cannot be expressed are listed with why.
+// The compute model against published single-GPU and single-node training throughput
+// (validation/data/single-gpu/throughput.csv): each expressible row (a catalog GPU, a zoo model or
+// shape, a modelled precision; one GPU, or data-parallel GPUs of one node) predicted zero-shot by
+// the compute model, with the error per GPU generation and per precision.
 #pragma once
 
 #include <map>
@@ -14,7 +14,8 @@ namespace scalecast::validation {
 struct SingleGpuCase {
   int line = 0;               // in throughput.csv
   std::string source, gpu, model, precision, unit;
-  int gpus = 1, batch = 0, seq_len = 0;
+  std::string parallelism, attention, checkpointing;  // single|ddp|fsdp|..., eager|fused, none|full|...
+  int gpus = 1, nodes = 1, batch = 0, seq_len = 0, vocab = 0;
   double published = 0;       // samples/s of one GPU (tokens/s converted by the sequence length)
   double predicted = 0;       // samples/s
   bool expressible = false;
@@ -24,7 +25,8 @@ struct SingleGpuCase {
 
 struct SingleGpuValidation {
   std::vector<SingleGpuCase> cases;
-  // Mean |error| of the expressible rows by a key of each ("V100", "fp16"), with their count.
+  // Mean |error| of the expressible rows by a key of each (what: "generation" gives "V100",
+  // "precision" "fp16", "family" "resnet", "gpus" "1 GPU"), with their count.
   std::map<std::string, std::pair<double, int>> by(const std::string& what) const;
 };
 

@@ -72,7 +72,9 @@ Workload build_gpt(const GptConfig& config, const ModelOptions& options) {
   }
   layernorm(net, "transformer.ln_f", d.seq, d.hidden);
   lm_head(net, d.seq, d.hidden, vocab, config.tied_embeddings);
-  return net.finish();
+  Workload w = net.finish();
+  w.causal_attention = true;
+  return w;
 }
 
 }  // namespace scalecast::zoo

@@ -78,6 +78,11 @@ FeatureMap conv2d(NetBuilder& net, const std::string& name, const FeatureMap& in
   double flops = 2.0 * static_cast<double>(weights) * static_cast<double>(spatial);
   if (spec.bias) flops += static_cast<double>(out.elements());
   Layer& layer = net.add(name, "conv", flops, in.elements(), out.elements());
+  // Implicit GEMM: output pixels by output channels, reducing over the receptive field.
+  layer.matmul = {.m = static_cast<double>(spatial),
+                  .n = static_cast<double>(spec.out_channels / spec.groups),
+                  .k = static_cast<double>(in.channels / spec.groups * spec.kernel * spec.kernel),
+                  .count = static_cast<double>(spec.groups)};
   net.weight_and_bias(layer, name, weights, spec.bias ? spec.out_channels : 0);
   return out;
 }
@@ -123,6 +128,8 @@ void linear(NetBuilder& net, const std::string& name, int64_t rows, int64_t in_f
   double flops = 2.0 * static_cast<double>(rows) * static_cast<double>(weights);
   if (bias) flops += static_cast<double>(rows * out_features);
   Layer& layer = net.add(name, "linear", flops, rows * in_features, rows * out_features);
+  layer.matmul = {.m = static_cast<double>(rows), .n = static_cast<double>(out_features),
+                  .k = static_cast<double>(in_features)};
   net.weight_and_bias(layer, name, weights, bias ? out_features : 0);
 }
 
@@ -146,10 +153,15 @@ void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t 
   const int64_t scores = heads * seq * seq;
   const double matmul_flops =
       2.0 * static_cast<double>(seq) * static_cast<double>(seq) * static_cast<double>(hidden);
-  net.add(prefix + "scores", "attention", matmul_flops, 2 * activations, scores);  // Q K^T
+  const double rows = static_cast<double>(seq);
+  const double head_size = static_cast<double>(hidden / heads);
+  const double products = static_cast<double>(heads);
+  net.add(prefix + "scores", "attention", matmul_flops, 2 * activations, scores).matmul =  // Q K^T
+      {.m = rows, .n = rows, .k = head_size, .count = products, .batch_in_rows = false};
   elementwise(net, prefix + "softmax", "softmax", scores, kScoreFlopsPerElement);
   if (dropout) elementwise(net, prefix + "dropout", "dropout", scores, 1);
-  net.add(prefix + "context", "attention", matmul_flops, scores + activations, activations);  // P V
+  net.add(prefix + "context", "attention", matmul_flops, scores + activations, activations).matmul =  // P V
+      {.m = rows, .n = head_size, .k = rows, .count = products, .batch_in_rows = false};
 }
 
 void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied) {
@@ -159,7 +171,9 @@ void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool 
   }
   net.add("lm_head", "linear",
           2.0 * static_cast<double>(rows * hidden) * static_cast<double>(vocab), rows * hidden,
-          rows * vocab);
+          rows * vocab)
+      .matmul = {.m = static_cast<double>(rows), .n = static_cast<double>(vocab),
+                 .k = static_cast<double>(hidden)};
 }
 
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads) {

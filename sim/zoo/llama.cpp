@@ -81,7 +81,9 @@ Workload build_llama(const LlamaConfig& config, const ModelOptions& options) {
   }
   rmsnorm(net, "model.norm", d.seq, d.hidden);
   lm_head(net, d.seq, d.hidden, vocab, config.tied_embeddings);
-  return net.finish();
+  Workload w = net.finish();
+  w.causal_attention = true;
+  return w;
 }
 
 }  // namespace scalecast::zoo

@@ -15,25 +15,39 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/throughput.csv")
       << "source,gpu,gpu_as_published,gpus,model,model_as_published,precision,batch_per_gpu,seq_len,throughput,unit,"
-         "software,note\n"
-         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,\n"
-         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,\n"
-         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,\n";
+         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab\n"
+         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000\n"
+         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,\n"
+         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,,single,1,eager,none,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,\n"
+         "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,\n";
   const SingleGpuValidation v = validate_single_gpu(dir);
-  ASSERT_EQ(v.cases.size(), 4u);
+  ASSERT_EQ(v.cases.size(), 8u);
   EXPECT_TRUE(v.cases[0].expressible) << v.cases[0].reason;
   EXPECT_DOUBLE_EQ(v.cases[0].published, 40);  // 5120 tokens/s of 128-token sequences
   EXPECT_GT(v.cases[0].predicted, 0);
   EXPECT_EQ(v.cases[1].reason, "bf16 on v100-sxm2");
-  EXPECT_NE(v.cases[2].reason.find("8 GPUs"), std::string::npos);
+  EXPECT_NE(v.cases[2].reason.find("parallelism tp"), std::string::npos) << v.cases[2].reason;
   EXPECT_NE(v.cases[3].reason.find("not in the zoo"), std::string::npos);
+  // Data parallelism in one node: one GPU's compute, per GPU.
+  EXPECT_TRUE(v.cases[4].expressible) << v.cases[4].reason;
+  EXPECT_DOUBLE_EQ(v.cases[4].published, 2000);
+  EXPECT_NE(v.cases[5].reason.find("2 nodes"), std::string::npos) << v.cases[5].reason;
+  // Sentences are sequences; a checkpointed run recomputes its forward, so it is slower.
+  ASSERT_TRUE(v.cases[6].expressible) << v.cases[6].reason;
+  ASSERT_TRUE(v.cases[7].expressible) << v.cases[7].reason;
+  EXPECT_LT(v.cases[6].predicted, v.cases[7].predicted);
 }
 
 TEST(SingleGpu, TheShippedTableIsPredictedPerGeneration) {
   const SingleGpuValidation v = validate_single_gpu(std::string(SCALECAST_SOURCE_DIR) + "/validation/data/single-gpu");
   EXPECT_GE(v.cases.size(), 160u);
-  EXPECT_GE(v.by("generation").size(), 2u);
+  EXPECT_GE(v.by("generation").size(), 4u);
+  EXPECT_GE(v.by("precision").size(), 3u);
+  EXPECT_GE(v.by("family").size(), 3u);
   for (const auto& [generation, figure] : v.by("generation")) EXPECT_GT(figure.second, 0) << generation;
 }
 

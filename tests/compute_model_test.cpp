@@ -1,0 +1,139 @@
+// The compute model by kind of work: tile and wave quantization of products, products at the
+// measured matmul rate, fused attention, fp8 on Linear layers only, and recomputation.
+#include "sim/compute_model.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/compute/kernel_times.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast {
+namespace {
+
+using compute::Product;
+
+TEST(KernelTimes, LargeAlignedProductsFillEveryWave) {
+  EXPECT_DOUBLE_EQ(compute::quantization_efficiency({128.0 * 132, 128, 4096, 1}, 132), 1.0);
+  // One tile more than the SMs takes a second, nearly empty wave.
+  EXPECT_NEAR(compute::quantization_efficiency({128.0 * 133, 128, 4096, 1}, 132), 133.0 / 264, 1e-12);
+  // A 100-row side fills 100 of a 128-row tile.
+  EXPECT_NEAR(compute::quantization_efficiency({100.0 * 132, 128, 4096, 1}, 132), 100.0 / 128, 1e-12);
+}
+
+TEST(KernelTimes, FewTilesSplitTheReduction) {
+  // A 64 x 64 weight gradient over a long reduction: one tile, split along k over the SMs.
+  const double split = compute::quantization_efficiency({64, 64, 1 << 20, 1}, 108);
+  EXPECT_DOUBLE_EQ(split, 1.0);
+  // A short reduction cannot be split: one tile on one SM.
+  EXPECT_NEAR(compute::quantization_efficiency({64, 64, 64, 1}, 108), 1.0 / 108, 1e-12);
+}
+
+TEST(KernelTimes, ThinProductsAreBoundByTheirBytes) {
+  const compute::KernelRates rates{.matmul_flops = 100e12, .bandwidth = 1e12, .vector_flops = 10e12, .sms = 100};
+  const Product thin{1 << 20, 64, 64, 1};  // intensity ~ 32 FLOP/B at 2 B
+  const double bytes = (thin.m * thin.k + thin.k * thin.n + thin.m * thin.n) * 2;
+  EXPECT_DOUBLE_EQ(compute::product_s(thin, 2, rates), bytes / rates.bandwidth);
+}
+
+Workload gpt(const std::string& attention_shape_model = "gpt") {
+  zoo::ModelOptions o;
+  o.seq_len = 2048;
+  o.vocab_size = 50368;
+  o.bytes_per_element = 2;
+  o.shape.layers = 2;
+  o.shape.hidden = 1024;
+  o.shape.heads = 16;
+  Workload w = zoo::build_model(attention_shape_model, o);
+  w.batch_per_gpu = 8;
+  return w;
+}
+
+double step_s(Workload w, const std::string& gpu, const ComputeModelParams& p) {
+  apply_compute_model(w, find_gpu(gpu), p);
+  return w.compute_s();
+}
+
+TEST(ComputeModel, ProductsRunAtTheMeasuredMatmulRate) {
+  ComputeModelParams p;
+  p.precision = Precision::bf16;
+  Workload w = gpt();
+  apply_compute_model(w, find_gpu("h100"), p);
+  for (const Layer& l : w.layers) {
+    if (l.name != "transformer.h.0.mlp.c_fc") continue;
+    // 16384 x 4096 (k 1024): compute-bound; 128 x 32 tiles take 32 waves of 132 SMs.
+    const double flops = 2.0 * 8 * 2048 * 1024 * 4096;
+    const double waves = 4096.0 / (32 * 132);
+    EXPECT_NEAR(l.forward_s, flops / (989.4e12 * 0.803 * waves) + p.kernel_overhead_s, 1e-9);
+    EXPECT_NEAR(l.backward_s, 2 * l.forward_s, 1e-9);
+  }
+  // An explicit compute_efficiency replaces the measured one.
+  ComputeModelParams slow = p;
+  slow.compute_efficiency = 0.4;
+  EXPECT_GT(step_s(gpt(), "h100", slow), step_s(gpt(), "h100", p));
+}
+
+TEST(ComputeModel, FusedAttentionIsOneKernelAndCausalHalvesIt) {
+  ComputeModelParams eager;
+  eager.precision = Precision::bf16;
+  ComputeModelParams fused = eager;
+  fused.fused_attention = true;
+  Workload w = gpt();
+  apply_compute_model(w, find_gpu("a100"), fused);
+  double softmax = -1, scores = 0;
+  for (const Layer& l : w.layers) {
+    if (l.name == "transformer.h.0.attn.softmax") softmax = l.forward_s + l.backward_s;
+    if (l.name == "transformer.h.0.attn.scores") scores = l.forward_s;
+  }
+  EXPECT_EQ(softmax, 0);
+  // 4 s^2 h FLOPs per sequence, half of them under the causal mask, at 60% of the A100's peak.
+  EXPECT_NEAR(scores, 0.5 * 4.0 * 2048 * 2048 * 1024 * 8 / (312e12 * 0.60) + fused.kernel_overhead_s, 1e-9);
+  EXPECT_LT(step_s(gpt(), "a100", fused), step_s(gpt(), "a100", eager));
+}
+
+TEST(ComputeModel, Fp8SpeedsLinearLayersOnly) {
+  ComputeModelParams bf16;
+  bf16.precision = Precision::bf16;
+  bf16.fused_attention = true;
+  ComputeModelParams fp8 = bf16;
+  fp8.precision = Precision::fp8;
+  Workload a = gpt(), b = gpt();
+  apply_compute_model(a, find_gpu("h100"), bf16);
+  apply_compute_model(b, find_gpu("h100"), fp8);
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    if (a.layers[i].kind == "linear")
+      EXPECT_LT(b.layers[i].forward_s, a.layers[i].forward_s) << a.layers[i].name;
+    else
+      EXPECT_DOUBLE_EQ(b.layers[i].forward_s, a.layers[i].forward_s) << a.layers[i].name;
+  }
+}
+
+TEST(ComputeModel, CheckpointingRecomputesEachBlocksForward) {
+  ComputeModelParams p;
+  p.precision = Precision::bf16;
+  ComputeModelParams checkpointed = p;
+  checkpointed.activation_checkpointing = true;
+  Workload a = gpt(), b = gpt();
+  apply_compute_model(a, find_gpu("h100"), p);
+  apply_compute_model(b, find_gpu("h100"), checkpointed);
+  EXPECT_NEAR(b.backward_s() - a.backward_s(),
+              a.forward_s() - a.layers.front().forward_s - a.layers.back().forward_s -
+                  a.layers[1].forward_s,  // the token and position embeddings, and the head
+              1e-12);
+}
+
+TEST(ComputeModel, HalfWidthActivationsHalveStreamingTime) {
+  ComputeModelParams fp32, fp16;
+  fp16.precision = Precision::fp16;
+  zoo::ModelOptions o;
+  Workload a = zoo::build_model("resnet50", o), b = a;
+  a.batch_per_gpu = b.batch_per_gpu = 64;
+  apply_compute_model(a, find_gpu("v100-sxm2"), fp32);
+  apply_compute_model(b, find_gpu("v100-sxm2"), fp16);
+  const Layer& relu_a = a.layers[2];
+  const Layer& relu_b = b.layers[2];
+  ASSERT_EQ(relu_a.kind, "relu");
+  EXPECT_NEAR(relu_b.forward_s - fp16.kernel_overhead_s, 0.5 * (relu_a.forward_s - fp32.kernel_overhead_s), 1e-12);
+}
+
+}  // namespace
+}  // namespace scalecast
