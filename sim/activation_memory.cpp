@@ -98,6 +98,10 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     const Layer& l = w.layers[i];
     const std::string& k = l.kind;
+    if (k == "cross_entropy") {  // what it keeps is counted with the head whose logits it reads
+      tensor_of[i] = tensor_of[i - 1];
+      continue;
+    }
     const double elements = static_cast<double>(l.output_elements);
     const bool shortcut = ends_with(l.name, "downsample.0");
     const int input = shortcut ? -1 : prev;

@@ -69,13 +69,14 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
                      compute::product_s(compute::weight_gradient_product(layer.matmul, batch), bytes, rates);
 }
 
-// Normalisation, activations, elementwise, pooling, softmax, dropout and embedding gathers: their
-// activations at the run's width and their parameters at the gradients' width, forward once and
+// Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
+// loss: their activations at the run's width (the loss's in fp32) and their parameters at the gradients' width, forward once and
 // backward twice (the output's gradient and the saved input read, the input's gradient written).
 void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const KernelRates rates = rates_for(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
-  const double activation_bytes = layer.forward_memory_bytes * batch * activation_scale(params.precision);
+  const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
+  const double activation_bytes = layer.forward_memory_bytes * batch * width;
   const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
   layer.forward_s = compute::streaming_s(activation_bytes + weight_bytes, flops, rates);
   layer.backward_s = compute::streaming_s(2 * activation_bytes + 2 * weight_bytes, flops, rates);
@@ -116,9 +117,10 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
     } else {
       time_streaming_layer(layer, batch, gpu, params);
     }
-    // Checkpointed blocks run their forward again before their backward; the embedding and the
-    // output head stay outside them.
-    if (params.activation_checkpointing && layer.kind != "embedding" && layer.name != "lm_head")
+    // Checkpointed blocks run their forward again before their backward; the embedding, the
+    // output head and the loss stay outside them.
+    if (params.activation_checkpointing && layer.kind != "embedding" && layer.name != "lm_head" &&
+        layer.kind != "cross_entropy")
       layer.backward_s += layer.forward_s;
   }
   workload.optimizer_s = optimizer_step_s(workload, gpu, params);

@@ -116,8 +116,8 @@ TEST(ComputeModel, CheckpointingRecomputesEachBlocksForward) {
   apply_compute_model(a, find_gpu("h100"), p);
   apply_compute_model(b, find_gpu("h100"), checkpointed);
   EXPECT_NEAR(b.backward_s() - a.backward_s(),
-              a.forward_s() - a.layers.front().forward_s - a.layers.back().forward_s -
-                  a.layers[1].forward_s,  // the token and position embeddings, and the head
+              a.forward_s() - a.layers[0].forward_s - a.layers[1].forward_s -  // the embeddings
+                  a.layers[a.layers.size() - 2].forward_s - a.layers.back().forward_s,  // head, loss
               1e-12);
 }
 

@@ -80,7 +80,9 @@ TEST(ZooTransformers, HuggingFaceParameterNames) {
   EXPECT_TRUE(has_grad(llama, "model.layers.31.self_attn.k_proj.weight"));
   EXPECT_TRUE(has_grad(llama, "model.layers.0.post_attention_layernorm.weight"));
   EXPECT_FALSE(has_grad(llama, "model.layers.0.self_attn.q_proj.bias"));
-  EXPECT_EQ(llama.layers.back().grads.at(0).name, "lm_head.weight");
+  // The head's weight; the loss after it has none.
+  EXPECT_EQ(llama.layers.back().kind, "cross_entropy");
+  EXPECT_EQ(llama.layers[llama.layers.size() - 2].grads.at(0).name, "lm_head.weight");
 }
 
 // GPT-2 at seq s, hidden h, vocab V, 12 layers. Matmul FLOPs: blocks 2 s 12 h^2 per layer,

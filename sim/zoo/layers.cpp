@@ -167,13 +167,17 @@ void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t 
 void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied) {
   if (!tied) {
     linear(net, "lm_head", rows, hidden, vocab, false);
-    return;
+  } else {
+    net.add("lm_head", "linear",
+            2.0 * static_cast<double>(rows * hidden) * static_cast<double>(vocab), rows * hidden,
+            rows * vocab)
+        .matmul = {.m = static_cast<double>(rows), .n = static_cast<double>(vocab),
+                   .k = static_cast<double>(hidden)};
   }
-  net.add("lm_head", "linear",
-          2.0 * static_cast<double>(rows * hidden) * static_cast<double>(vocab), rows * hidden,
-          rows * vocab)
-      .matmul = {.m = static_cast<double>(rows), .n = static_cast<double>(vocab),
-                 .k = static_cast<double>(hidden)};
+  // The loss over every token's logits: log_softmax (max, exp-sum, subtract) and the target's
+  // pick, in fp32 whatever the run's precision (autocast runs log_softmax in fp32).
+  net.add("loss", "cross_entropy", kSoftmaxFlopsPerElement * static_cast<double>(rows * vocab), rows * vocab,
+          rows * vocab);
 }
 
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads) {

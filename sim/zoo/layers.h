@@ -27,7 +27,7 @@ enum class ParamStyle { kTorch, kStax };
 
 // Appends layers to a workload. Layer kinds: conv, linear, batchnorm, layernorm, rmsnorm,
 // embedding, relu, maxpool, avgpool, add, mul, attention, softmax, gelu, silu, rotary, tanh,
-// dropout.
+// dropout, cross_entropy.
 class NetBuilder {
  public:
   NetBuilder(int bytes_per_element, ParamStyle style);
@@ -98,8 +98,9 @@ void rmsnorm(NetBuilder& net, const std::string& name, int64_t rows, int64_t fea
 // dropout of the probabilities ("dropout"), context P V ("context").
 void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t hidden,
                int64_t heads, bool dropout);
-// A language-model head "lm_head" over `rows` tokens: hidden -> vocab without bias. Tied: its
-// weight is the token embedding's, whose gradient collects it, so it has no tensor of its own.
+// A language-model head "lm_head" over `rows` tokens: hidden -> vocab without bias, then its
+// cross-entropy loss ("loss"). Tied: the head's weight is the token embedding's, whose gradient
+// collects it, so it has no tensor of its own.
 void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied);
 // Throws std::invalid_argument (prefixed with `model`) unless heads divides hidden and kv_heads
 // divides heads, all positive.
