@@ -35,12 +35,26 @@ std::string describe_combination(const std::vector<ScenarioOverride>& combinatio
 }
 
 // The spread a prediction carries: the calibration's held-out residuals when the cluster file
-// has them, else the documented zero-shot defaults.
-Uncertainty uncertainty_of(const ScenarioInput& input) {
-  if (input.calibrated && input.calibrated->has_spread)
-    return calibrated_uncertainty(sigma_from_p05_p95(input.calibrated->ratio_p05, input.calibrated->ratio_p95),
-                                  "held-out residuals of " + input.calibrated->path);
-  return default_uncertainty();
+// has them, else the documented zero-shot defaults; widened by the compute model's own residuals
+// when nothing measured backs the compute time, in proportion to compute's share of the iteration.
+Uncertainty uncertainty_of(const ScenarioInput& input, const BuiltWorkload& w, double compute_share = 1) {
+  const Uncertainty u =
+      input.calibrated && input.calibrated->has_spread
+          ? calibrated_uncertainty(sigma_from_p05_p95(input.calibrated->ratio_p05, input.calibrated->ratio_p95),
+                                   "held-out residuals of " + input.calibrated->path)
+          : default_uncertainty();
+  return w.origin == ComputeOrigin::model ? with_compute_model(u, compute_share) : u;
+}
+
+// Where the compute time comes from, and what would make it firmer.
+std::string compute_origin(const BuiltWorkload& w) {
+  switch (w.origin) {
+    case ComputeOrigin::profile: return "from a measured profile";
+    case ComputeOrigin::measured_throughput: return "from the compute model scaled to a measured throughput";
+    case ComputeOrigin::model: break;
+  }
+  return "from the compute model alone (measure it: scalecast profile or import-trace for a profile, or "
+         "compute.single_gpu_throughput)";
 }
 
 void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m,
@@ -52,7 +66,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << " gradient tensors (" << units::format_bytes(static_cast<double>(w.workload.grad_bytes()))
       << ")\n"
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
-      << " per iteration on one GPU\n"
+      << " per iteration on one GPU, " << compute_origin(w) << "\n"
       << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
       << (memory_warning(m).empty() ? "" : "          warning: " + memory_warning(m) + "\n")
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
@@ -70,13 +84,16 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
     out << "\n";
   }
   if (interval_pct > 0) {
-    const Uncertainty u = uncertainty_of(input);
+    const Uncertainty u = uncertainty_of(input, w);
     const IntervalFactors f = interval_factors(u, interval_pct);
     out << "interval  " << interval_pct << "% of measurements expected within x"
         << fmt::format("{:.3f}", f.low) << " to x" << fmt::format("{:.3f}", f.high)
-        << " of each predicted iteration (log-normal, sigma " << fmt::format("{:.3f}", u.sigma())
+        << (u.compute_sigma > 0 ? " of a predicted iteration that is all compute, narrower as compute's share falls"
+                                : " of each predicted iteration")
+        << " (log-normal, sigma " << fmt::format("{:.3f}", u.sigma())
         << ": transport " << fmt::format("{:.3f}", u.transport_sigma) << ", schedule model "
-        << fmt::format("{:.3f}", u.schedule_sigma) << "; " << u.source << ")\n";
+        << fmt::format("{:.3f}", u.schedule_sigma) << ", compute model " << fmt::format("{:.3f}", u.compute_sigma)
+        << (u.compute_sigma > 0 ? " times each row's compute share" : "") << "; " << u.source << ")\n";
   }
   out << "\n";
 }
@@ -167,8 +184,6 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
       throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " +
                                   fmt::format("{:g}", interval_pct));
-    const IntervalFactors band =
-        interval_pct > 0 ? interval_factors(uncertainty_of(input), interval_pct) : IntervalFactors{};
     if ((!trace.empty() || !timeline.empty()) && first.methods.size() * first.gpus.size() * combinations.size() != 1)
       throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
     BackendSettings settings;
@@ -237,6 +252,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
           r.row.overrides = input.overrides;
           r.row.settings = run.swept.settings;
           if (interval_pct > 0) {
+            const double compute_share = r.row.iteration_s > 0 ? r.row.compute_s / r.row.iteration_s : 1;
+            const IntervalFactors band = interval_factors(uncertainty_of(input, run.workload, compute_share), interval_pct);
             r.row.interval_pct = interval_pct;
             r.row.iteration_low_s = r.row.iteration_s * band.low;
             r.row.iteration_high_s = r.row.iteration_s * band.high;

@@ -2,6 +2,7 @@
 // published tables with `scalecast validate --report DIR` (docs/MODEL.md says how).
 #include "sim/prediction_interval.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,12 +17,22 @@ constexpr double kAllOtherLogRms = 0.1339;
 }  // namespace
 
 double Uncertainty::sigma() const {
-  return std::sqrt(transport_sigma * transport_sigma + schedule_sigma * schedule_sigma);
+  return std::sqrt(transport_sigma * transport_sigma + schedule_sigma * schedule_sigma +
+                   compute_sigma * compute_sigma);
+}
+
+Uncertainty with_compute_model(Uncertainty u, double compute_share) {
+  u.compute_sigma = kComputeModelLogRms * std::clamp(compute_share, 0.0, 1.0);
+  u.source += "; compute model's residuals on the published single-GPU table";
+  return u;
 }
 
 Uncertainty default_uncertainty() {
-  return {kBspLogRms, std::sqrt(kAllOtherLogRms * kAllOtherLogRms - kBspLogRms * kBspLogRms),
-          "zero-shot residuals of the published tables"};
+  Uncertainty u;
+  u.transport_sigma = kBspLogRms;
+  u.schedule_sigma = std::sqrt(kAllOtherLogRms * kAllOtherLogRms - kBspLogRms * kBspLogRms);
+  u.source = "zero-shot residuals of the published tables";
+  return u;
 }
 
 Uncertainty calibrated_uncertainty(double transport_sigma, const std::string& source) {

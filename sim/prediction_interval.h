@@ -1,5 +1,6 @@
 // How far a prediction may land from the measurement: a log-normal spread of measured / predicted
-// iteration time, split into the transport (what calibration fits) and the schedule model (not).
+// iteration time, split into the transport (what calibration fits), the schedule model (not), and
+// the compute model where no profile or measured throughput backs the compute time.
 #pragma once
 
 #include <string>
@@ -9,9 +10,19 @@ namespace scalecast {
 struct Uncertainty {
   double transport_sigma = 0;  // standard deviation of log(measured / predicted) from the network
   double schedule_sigma = 0;   // ... from overlap, framework and compute effects
+  double compute_sigma = 0;    // ... from the compute model (0: compute measured)
   std::string source;          // where the figures come from, for headers
-  double sigma() const;        // the two combined as independent errors
+  double sigma() const;        // the three combined as independent errors
 };
+
+// The compute model's spread: the root-mean-square of log(published / predicted) over the
+// expressible rows of validation/data/single-gpu (`scalecast validate` prints it; a test holds
+// this figure to the table's).
+inline constexpr double kComputeModelLogRms = 0.313;
+
+// `u` widened by the compute model's spread, for a compute time from the model alone that is
+// `compute_share` of the iteration (an error of x in compute moves the iteration by x^share).
+Uncertainty with_compute_model(Uncertainty u, double compute_share = 1);
 
 // Uncalibrated predictions: the zero-shot log residuals of the published measured tables
 // (docs/MODEL.md, "Prediction intervals"): BSP rows (one message per iteration, so transport

@@ -24,6 +24,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.activation_checkpointing = s.model.activation_checkpointing;
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);
+    out.origin = ComputeOrigin::profile;
   } else {
     out.workload = zoo::build_model(s.model.name, s.model.options);
     out.workload.batch_per_gpu = s.model.batch_per_gpu;
@@ -32,6 +33,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   }
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
+    if (out.origin == ComputeOrigin::model) out.origin = ComputeOrigin::measured_throughput;
     out.source += fmt::format(", scaled x{:.3f} to {:.4g} samples/s", out.scale_factor,
                               s.compute.single_gpu_throughput);
   }

@@ -12,6 +12,7 @@
 
 #include "sim/csv.h"
 #include "sim/gpu_catalog.h"
+#include "sim/prediction_interval.h"
 #include "sim/report/text_table.h"
 #include "sim/scenario.h"
 #include "sim/workload_builder.h"
@@ -132,6 +133,29 @@ std::map<std::string, std::pair<double, int>> SingleGpuValidation::by(const std:
   return out;
 }
 
+double SingleGpuValidation::log_rms() const {
+  double squares = 0;
+  int n = 0;
+  for (const auto& c : cases)
+    if (c.expressible) {
+      squares += std::pow(std::log(c.published / c.predicted), 2);
+      ++n;
+    }
+  return n > 0 ? std::sqrt(squares / n) : 0;
+}
+
+double SingleGpuValidation::coverage(double level_pct) const {
+  const IntervalFactors f = interval_factors(with_compute_model(default_uncertainty()), level_pct);
+  int inside = 0, n = 0;
+  for (const auto& c : cases)
+    if (c.expressible) {
+      // Iteration time predicted x low..high: throughput predicted / high .. predicted / low.
+      inside += c.published >= c.predicted / f.high && c.published <= c.predicted / f.low;
+      ++n;
+    }
+  return n > 0 ? static_cast<double>(inside) / n : 0;
+}
+
 SingleGpuValidation validate_single_gpu(const std::string& folder) {
   SingleGpuValidation v;
   const CsvFile csv(folder + "/throughput.csv");
@@ -182,6 +206,9 @@ void write_single_gpu_summary(std::ostream& out, const SingleGpuValidation& v) {
   for (const char* what : {"generation", "precision", "family", "gpus"})
     for (const auto& [key, v2] : v.by(what)) t.add_row({key, std::to_string(v2.second), fmt::format("{:.1f}", v2.first)});
   t.write(out);
+  out << fmt::format("spread: log(published / predicted) root-mean-square {:.3f}; predict's 90% interval holds "
+                     "{:.0f}% of the rows\n",
+                     v.log_rms(), 100 * v.coverage(90));
   out << fmt::format("{} of {} rows expressible (the others: more than one GPU, a GPU or model outside the catalog, "
                      "a precision the GPU lacks, or parallelism other than data parallelism; report.md lists each)\n",
                      expressible, v.cases.size());

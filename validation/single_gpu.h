@@ -28,6 +28,12 @@ struct SingleGpuValidation {
   // Mean |error| of the expressible rows by a key of each (what: "generation" gives "V100",
   // "precision" "fp16", "family" "resnet", "gpus" "1 GPU"), with their count.
   std::map<std::string, std::pair<double, int>> by(const std::string& what) const;
+  // Root-mean-square of log(published / predicted) over the expressible rows: the compute
+  // model's spread (sim/prediction_interval.h, kComputeModelLogRms).
+  double log_rms() const;
+  // Share of the expressible rows whose published throughput lies inside the interval `predict
+  // --interval level_pct` would give them (zero-shot spreads widened by the compute model's).
+  double coverage(double level_pct) const;
 };
 
 // Reads `folder`/throughput.csv. Throws DataError naming the file and line of a malformed row.

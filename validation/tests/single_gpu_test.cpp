@@ -2,6 +2,8 @@
 // `gpt:`/`llama:`), rows that cannot be expressed say why, and the shipped table is predicted.
 #include "validation/single_gpu.h"
 
+#include "sim/prediction_interval.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,6 +51,9 @@ TEST(SingleGpu, TheShippedTableIsPredictedPerGeneration) {
   EXPECT_GE(v.by("precision").size(), 3u);
   EXPECT_GE(v.by("family").size(), 3u);
   for (const auto& [generation, figure] : v.by("generation")) EXPECT_GT(figure.second, 0) << generation;
+  // The interval's compute spread is this table's, as measured now (update both together).
+  EXPECT_NEAR(v.log_rms(), kComputeModelLogRms, 0.005);
+  EXPECT_GE(v.coverage(90), 0.85);
 }
 
 }  // namespace
