@@ -116,5 +116,23 @@ TEST(ZooTransformers, BadShapesThrow) {
   EXPECT_NO_THROW(build_model("llama2-7b", by_shape({}, 4096)));
 }
 
+// The LLM sizes people train, pinned to the parameter counts their released checkpoints report
+// (Hugging Face model cards and safetensors indexes) or, for GPT-3, within 3% of the paper's.
+TEST(ZooTransformers, LlmSizesHaveTheirPublishedParameterCounts) {
+  EXPECT_EQ(build_model("llama2-7b", ModelOptions{}).parameters(), 6738415616);
+  EXPECT_EQ(build_model("llama2-13b", ModelOptions{}).parameters(), 13015864320);
+  EXPECT_EQ(build_model("llama2-70b", ModelOptions{}).parameters(), 68976648192);
+  EXPECT_EQ(build_model("llama3-8b", ModelOptions{}).parameters(), 8030261248);
+  EXPECT_EQ(build_model("llama3-70b", ModelOptions{}).parameters(), 70553706496);
+  EXPECT_EQ(build_model("mistral-7b", ModelOptions{}).parameters(), 7241732096);
+  const std::pair<const char*, double> gpt3[] = {{"gpt3-125m", 125e6}, {"gpt3-350m", 350e6}, {"gpt3-760m", 760e6},
+                                                 {"gpt3-2.7b", 2.7e9},  {"gpt3-6.7b", 6.7e9},  {"gpt3-175b", 175e9}};
+  for (const auto& [name, nominal] : gpt3) {
+    ModelOptions o;
+    o.seq_len = 2048;
+    EXPECT_NEAR(static_cast<double>(build_model(name, o).parameters()) / nominal, 1.0, 0.03) << name;
+  }
+}
+
 }  // namespace
 }  // namespace scalecast::zoo
