@@ -1,5 +1,5 @@
 // Cost and scale of the SimGrid replay: wall time and peak memory of one steady-state ResNet-50
-// iteration (wfbp all-reduce, ring) at 32, 256 and 1024 GPUs, and what its reductions cost.
+// iteration (wfbp all-reduce) at 32 to 1024 GPUs and on 8192 H100s, and what its folds cost.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -74,6 +74,29 @@ void BM_SimgridResNet50(benchmark::State& state, bool rdma) {
                  (run.stats.reduced ? ", reduced" : ", full"));
 }
 
+// ResNet-50 WFBP on 1024 nodes of 8 x H100 with eight NDR rails (scenarios/whatif-h100-resnet50-8192.yaml,
+// NCCL's own choice), folded as `predict --backend simgrid` runs it, against the analytical backend.
+void BM_SimgridH100ResNet50(benchmark::State& state) {
+  const int gpus = static_cast<int>(state.range(0));
+  Scenario s = load_scenario(std::string(SCALECAST_SOURCE_DIR) + "/scenarios/whatif-h100-resnet50-8192.yaml");
+  s.iterations = 2;
+  Workload w = zoo::build_model("resnet50", {});
+  w.batch_per_gpu = 64;
+  apply_compute_model(w, find_gpu("h100"), {});
+  const Schedule schedule = schedule_for(s, w, "wfbp-allreduce", gpus);
+  Run run;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    run = replay(schedule, ExpansionMode::automatic);
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  state.counters["peak_rss_MB"] = run.stats.peak_rss_mb;
+  state.counters["iteration_s"] = run.iteration_s;
+  state.counters["analytical_s"] = steady_state(schedule, AnalyticalBackend().run(schedule)).iteration_s;
+  state.counters["flows"] = static_cast<double>(run.stats.transfers_simulated);
+  state.SetLabel(std::string("8-rail NDR H100, NCCL's choice") + (run.stats.reduced ? ", folded" : ", full"));
+}
+
 // Accuracy cost of the reductions: the reduced replay against the full one, same schedule.
 void BM_SimgridReductionCost(benchmark::State& state, bool rdma) {
   const int gpus = static_cast<int>(state.range(0));
@@ -107,6 +130,7 @@ BENCHMARK_CAPTURE(BM_SimgridResNet50, rdma_100gb, true)
     ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);
+BENCHMARK(BM_SimgridH100ResNet50)->Arg(8192)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK_CAPTURE(BM_SimgridReductionCost, tcp_10gbe, false)
     ->Arg(32)
     ->Arg(256)

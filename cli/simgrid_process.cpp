@@ -111,7 +111,7 @@ class SimgridProcessBackend : public Backend {
     return t;
   }
 
-  RunCost cost(const Schedule& schedule) const override { return sb::replay_cost(schedule); }
+  RunCost cost(const Schedule& schedule) const override { return sb::replay_cost(schedule, mode_); }
 
  private:
   std::string name_;

@@ -16,6 +16,7 @@ namespace scalecast {
 struct RunCost {
   double events = 0;        // steps: events, and for links shared by flows each link update
   double memory_bytes = 0;  // the backend's own state, beyond the schedule and the timeline
+  std::string basis;        // how the backend's run comes to that size (the mode, what it folds)
 };
 
 class Backend {

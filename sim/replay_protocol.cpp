@@ -3,6 +3,7 @@
 #include "sim/replay_protocol.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -54,21 +55,33 @@ ReplayResult from_wire(const std::string& text, int tasks) {
   return r;
 }
 
-RunCost replay_cost(const Schedule& s) {
+RunCost replay_cost(const Schedule& s, ExpansionMode mode) {
   constexpr double kBytesPerFlow = 1024, kBytesPerHost = 4096;
   bool alone = true;
   for (const Task& t : s.tasks)
     alone = alone && !(t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull));
   std::set<std::tuple<CommOp, const collectives::AllreduceAlgorithm*, double>> simulated;
-  double flows = 0, largest = 0;
+  double flows = 0, largest = 0, comm = 0;
   for (const Task& t : s.tasks) {
-    if (t.kind != TaskKind::comm || (alone && !simulated.insert({t.op, t.algorithm, t.bytes}).second)) continue;
+    if (t.kind != TaskKind::comm) continue;
+    ++comm;
+    if (alone && !simulated.insert({t.op, t.algorithm, t.bytes}).second) continue;
     const double n = collectives::transfer_count(s, t);
     flows += n;
     largest = std::max(largest, n);
   }
   const double hosts = s.gpus() + s.cluster.ps.count(s.cluster.nodes, s.gpus());
-  return {static_cast<double>(s.tasks.size()) + flows, kBytesPerFlow * largest + kBytesPerHost * hosts};
+  const bool folded = mode == ExpansionMode::reduced ||
+                      (mode == ExpansionMode::automatic && s.gpus() > ReplayOptions{}.reduce_above_gpus);
+  std::string basis = std::string(folded ? "folded" : "full") + " replay, " +
+                      fmt::format("{:.3g}", flows) + " transfers expanded";
+  if (alone && comm > 0)
+    basis += " (" + std::to_string(simulated.size()) + " distinct collectives of " + fmt::format("{:g}", comm) +
+             " simulated once each)";
+  basis += folded ? "; nodes alike replayed as one block (ring, hierarchical) or one node (push/pull), a node's "
+                    "rails as one link"
+                  : "; every transfer a flow, a node's rails as one link";
+  return {static_cast<double>(s.tasks.size()) + flows, kBytesPerFlow * largest + kBytesPerHost * hosts, basis};
 }
 
 const std::vector<ReplayVariant>& replay_variants() {

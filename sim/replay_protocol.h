@@ -52,8 +52,8 @@ std::string to_wire(const ReplayResult& result);
 ReplayResult from_wire(const std::string& text, int tasks);
 
 // Every expanded transfer is a flow (collectives that run alone: each distinct one once), on a
-// platform of a host per GPU and server.
-RunCost replay_cost(const Schedule& schedule);
+// platform of a host per GPU and server; its basis names the mode and what it folds.
+RunCost replay_cost(const Schedule& schedule, ExpansionMode mode);
 
 // The backends a replay is offered as: "simgrid" (reductions above 16 GPUs where they apply),
 // "simgrid-full" and "simgrid-reduced" to force either expansion.

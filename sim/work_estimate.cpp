@@ -42,7 +42,7 @@ WorkEstimate estimate_run(const Schedule& schedule, const Backend& backend) {
   e.events = cost.events;
   e.memory_bytes = kBytesPerTask * e.tasks + cost.memory_bytes;
   e.basis = figure(e.tasks) + " tasks on " + std::to_string(schedule.gpus()) + " GPUs, " + backend.name() +
-            " backend";
+            " backend" + (cost.basis.empty() ? "" : ": " + cost.basis);
   return e;
 }
 

@@ -337,7 +337,7 @@ RunCost AnalyticalBackend::cost(const Schedule& s) const {
   for (const Task& t : s.tasks)
     if (t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull)) flows += flows_per_transfer;
   const auto tasks = static_cast<double>(s.tasks.size());
-  return {kEventsPerTask * tasks + 2 * flows * links, kBytesPerTask * tasks + 16 * links};
+  return {kEventsPerTask * tasks + 2 * flows * links, kBytesPerTask * tasks + 16 * links, {}};
 }
 
 }  // namespace scalecast

@@ -23,7 +23,7 @@ ReplayResult SimgridBackend::run_with_stats(const Schedule& schedule) const {
   return r;
 }
 
-RunCost SimgridBackend::cost(const Schedule& s) const { return simgrid_backend::replay_cost(s); }
+RunCost SimgridBackend::cost(const Schedule& s) const { return simgrid_backend::replay_cost(s, options_.expansion); }
 
 nlohmann::json simgrid_platform(const Cluster& cluster, const Strategy& strategy, int servers) {
   return nlohmann::json::parse(simgrid_backend::run_isolated([&] {
