@@ -63,7 +63,8 @@ void summarize(std::ostream& out, const executor::Execution& ex) {
   if (s.iterations >= 2) {
     const IterationStats st = steady_state(s, ex.timeline);
     out << "\nsteady state: " << fmt::format("{:.4f}", st.iteration_s) << " s per iteration, "
-        << fmt::format("{:.1f}", s.gpus() * s.batch_per_gpu / st.iteration_s) << " " << s.sample_unit
+        << fmt::format("{:.1f}", s.gpus() * s.batch_per_gpu * s.accumulation_steps / st.iteration_s) << " "
+        << s.sample_unit
         << "/s, exposed comm " << fmt::format("{:.4f}", st.exposed_comm_s) << " s\n";
   }
 }

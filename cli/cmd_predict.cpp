@@ -61,7 +61,11 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
               const ScenarioInput& input, double interval_pct) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
-      << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU, "
+      << "model     " << w.workload.model << ", batch " << w.workload.batch_per_gpu << " per GPU"
+      << (w.workload.accumulation_steps > 1
+              ? " x " + std::to_string(w.workload.accumulation_steps) + " accumulated micro-batches a step"
+              : "")
+      << ", "
       << w.workload.parameters() << " parameters in " << w.workload.grad_tensor_count()
       << " gradient tensors (" << units::format_bytes(static_cast<double>(w.workload.grad_bytes()))
       << ")\n"

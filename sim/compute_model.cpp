@@ -138,7 +138,7 @@ double scale_to_throughput(Workload& workload, double samples_per_s) {
   if (samples_per_s <= 0) throw std::invalid_argument("single-GPU throughput must be positive");
   const double current = workload.compute_s();
   if (current <= 0) throw std::invalid_argument("workload has no compute time to scale");
-  const double target = workload.batch_per_gpu / samples_per_s;
+  const double target = workload.samples_per_step() / samples_per_s;
   const double factor = target / current;
   for (Layer& layer : workload.layers) {
     layer.forward_s *= factor;

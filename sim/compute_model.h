@@ -35,8 +35,9 @@ double fused_attention_efficiency(int compute_capability);
 double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
                         const ComputeModelParams& params);
 
-// Scales every compute time by one factor so that batch / (forward + backward + optimizer)
-// equals the measured single-GPU throughput (samples/s). Returns the factor applied.
+// Scales every compute time by one factor so that one GPU's samples per optimizer step over its
+// compute (every micro-batch's forward and backward, and the optimizer) equals the measured
+// single-GPU throughput (samples/s). Returns the factor applied.
 double scale_to_throughput(Workload& workload, double samples_per_s);
 
 }  // namespace scalecast

@@ -50,8 +50,8 @@ PredictionRun predict(const Scenario& s, const Workload& w, const std::string& m
   r.iteration_s = st.iteration_s;
   r.compute_s = st.compute_s;
   r.exposed_comm_s = st.exposed_comm_s;
-  r.throughput = static_cast<double>(gpus) * w.batch_per_gpu / st.iteration_s;
-  r.speedup = r.throughput / (w.batch_per_gpu / w.compute_s());
+  r.throughput = static_cast<double>(gpus) * w.samples_per_step() / st.iteration_s;
+  r.speedup = r.throughput / (w.samples_per_step() / w.compute_s());
   r.efficiency = r.speedup / gpus;
   return run;
 }

@@ -28,6 +28,7 @@ namespace ranges {
 inline constexpr int kMaxGpus = 1 << 20;           // GPUs of one run (and parameter servers)
 inline constexpr int kMaxGpusPerNode = 1024;
 inline constexpr int kMaxBatch = 1 << 20;          // samples per GPU and iteration
+inline constexpr int kMaxAccumulation = 1 << 12;   // micro-batches per optimizer step
 inline constexpr int kMaxIterations = 100000;      // simulated iterations of one run
 inline constexpr int kMaxStreams = 1024;           // streams one transfer spreads over
 inline constexpr int kMaxSocketThreads = 16;       // NCCL_SOCKET_NTHREADS (net_socket.cc MAX_THREADS)

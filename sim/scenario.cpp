@@ -101,7 +101,8 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings", "mixed_precision", "attention", "activation_checkpointing"});
+                "tied_embeddings", "mixed_precision", "attention", "activation_checkpointing",
+                "accumulation_steps"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
     const fs::path resolved = folder / profile->string();
@@ -123,6 +124,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   }
   read_shape(m, s.profile.empty() ? zoo::model_info(s.name) : nullptr, s.options.shape);
   s.batch_per_gpu = m.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
+  if (auto v = m.optional("accumulation_steps")) s.accumulation_steps = v->integer(1, ranges::kMaxAccumulation);
   if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1, ranges::kMaxSequence);
   if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);
   if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);

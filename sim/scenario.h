@@ -27,7 +27,8 @@ class ScenarioError : public SourceError {
 struct ModelSettings {
   std::string name;             // zoo model (or the profile's model name)
   std::string profile;          // profile CSV path, resolved against the scenario's folder
-  int batch_per_gpu = 1;
+  int batch_per_gpu = 1;        // the micro-batch: what one forward and backward pass takes
+  int accumulation_steps = 1;   // micro-batches per optimizer step (gradient accumulation)
   zoo::ModelOptions options;    // seq_len, vocab_size, image_size, bytes per gradient element
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update

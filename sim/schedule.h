@@ -54,6 +54,7 @@ struct Schedule {
   std::string model;
   std::string sample_unit = "samples";
   int batch_per_gpu = 1;
+  int accumulation_steps = 1;  // micro-batches per iteration; the last one's backward syncs
   Cluster cluster;             // sized for this run: nodes * gpus_per_node GPUs
   Strategy strategy;
   int iterations = 1;

@@ -33,7 +33,7 @@ class Builder {
     backward_.assign(layers, -1);
     if (s_.aggregation == Aggregation::root_reduce) {
       root_names_ = {name("broadcast parameters"), name("reduce gradients")};
-      out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers + 3));
+      out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers * micro_batches() + 3));
       return;
     }
     const auto cost = collectives::fit_alpha_beta(links_, s_.algorithm);
@@ -57,21 +57,27 @@ class Builder {
         p.server = server_of.empty() ? k % std::max(1, servers) : server_of[k];
       }
     }
-    // Messages carry consecutive layers: count each layer's, then list them in message order.
-    first_message_.assign(layers + 1, 0);
-    for (const Message& m : messages_)
-      for (int l = m.first_layer; l <= m.last_layer; ++l) ++first_message_[l + 1];
-    for (int l = 0; l < layers; ++l) first_message_[l + 1] += first_message_[l];
-    layer_messages_.resize(first_message_[layers]);
-    std::vector<int> filled(first_message_.begin(), first_message_.end() - 1);
-    for (int k = 0; k < count; ++k)
-      for (int l = messages_[k].first_layer; l <= messages_[k].last_layer; ++l) layer_messages_[filled[l]++] = k;
+    // With per-layer updates, each layer's next forward waits for the messages carrying its
+    // gradients. Messages carry consecutive layers: count each layer's, then list them in message
+    // order. (Only then: a single message's partitions each span every layer, which would make
+    // this index partitions x layers long.)
+    if (s_.overlap_next_forward) {
+      first_message_.assign(layers + 1, 0);
+      for (const Message& m : messages_)
+        for (int l = m.first_layer; l <= m.last_layer; ++l) ++first_message_[l + 1];
+      for (int l = 0; l < layers; ++l) first_message_[l + 1] += first_message_[l];
+      layer_messages_.resize(first_message_[layers]);
+      std::vector<std::size_t> filled(first_message_.begin(), first_message_.end() - 1);
+      for (int k = 0; k < count; ++k)
+        for (int l = messages_[k].first_layer; l <= messages_[k].last_layer; ++l) layer_messages_[filled[l]++] = k;
+    }
     done_.assign(messages_.size(), -1);
-    out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers + 2 * messages_.size() + 1));
+    out_.tasks.reserve(static_cast<std::size_t>(iterations) * (2 * layers * micro_batches() + 2 * messages_.size() + 1));
   }
 
-  // The forward pass of iteration `it` (after DataParallel's broadcast of the parameters).
-  void forward_pass(int it) {
+  // A forward pass of iteration `it` (after DataParallel's broadcast of the parameters); the
+  // first of the iteration waits for the previous iteration's update.
+  void forward_pass(int it, bool first = true) {
     const int layers = static_cast<int>(w_.layers.size());
     const int broadcast = s_.aggregation == Aggregation::root_reduce ? root_broadcast(it) : -1;
     for (int l = 0; l < layers; ++l) {
@@ -80,20 +86,17 @@ class Builder {
       t.duration_s = w_.layers[l].forward_s + update_share(l);
       link(t, last_compute_);
       link(t, broadcast);
-      if (it > 0) link_previous_update(t, l);
+      if (it > 0 && first) link_previous_update(t, l);
       last_compute_ = forward_[l] = t.id;
     }
   }
 
+  // With gradient accumulation the micro-batches before the last accumulate their gradients
+  // locally (DDP's no_sync): only the last one's backward sends them.
   void iteration(int it) {
-    const int layers = static_cast<int>(w_.layers.size());
-    forward_pass(it);
-    for (int l = layers - 1; l >= 0; --l) {
-      Task& t = add(TaskKind::backward, backward_names_[l], it);
-      t.layer = l;
-      t.duration_s = w_.layers[l].backward_s;
-      link(t, last_compute_);
-      last_compute_ = backward_[l] = t.id;
+    for (int m = 0; m < micro_batches(); ++m) {
+      forward_pass(it, m == 0);
+      backward_pass(it);
     }
     int reduce = -1;
     if (s_.aggregation == Aggregation::root_reduce) {
@@ -117,7 +120,20 @@ class Builder {
   }
 
  private:
+  void backward_pass(int it) {
+    const int layers = static_cast<int>(w_.layers.size());
+    for (int l = layers - 1; l >= 0; --l) {
+      Task& t = add(TaskKind::backward, backward_names_[l], it);
+      t.layer = l;
+      t.duration_s = w_.layers[l].backward_s;
+      link(t, last_compute_);
+      last_compute_ = backward_[l] = t.id;
+    }
+  }
+
   // A name's index in the schedule's names (-1 when tasks go unnamed).
+  int micro_batches() const { return std::max(1, w_.accumulation_steps); }
+
   int name(const char* head, const std::string& tail = "") {
     return names_ ? out_.add_name(head + tail) : -1;
   }
@@ -155,7 +171,7 @@ class Builder {
       if (l == 0) link(t, last_update_);
       return;
     }
-    for (int i = first_message_[l]; i < first_message_[l + 1]; ++i) link(t, done_[layer_messages_[i]]);
+    for (std::size_t i = first_message_[l]; i < first_message_[l + 1]; ++i) link(t, done_[layer_messages_[i]]);
   }
 
   Task& comm(CommOp op, const Message& m, int it, int name) {
@@ -230,7 +246,8 @@ class Builder {
   double model_grad_bytes_ = 0;
   std::array<int, 2> root_names_{-1, -1};  // DataParallel's broadcast and reduce
   // Layer l's gradients travel in messages layer_messages_[first_message_[l] .. first_message_[l + 1]).
-  std::vector<int> first_message_, layer_messages_;
+  std::vector<std::size_t> first_message_;
+  std::vector<int> layer_messages_;
   std::vector<int> forward_, backward_;  // this iteration's task per layer
   std::vector<int> done_;                // per message: the task completing it, latest iteration
   int last_compute_ = -1;
@@ -247,6 +264,7 @@ Schedule build_schedule(const Workload& workload, const Cluster& cluster, const 
   out.model = workload.model;
   out.sample_unit = workload.sample_unit;
   out.batch_per_gpu = workload.batch_per_gpu;
+  out.accumulation_steps = workload.accumulation_steps;
   out.cluster = cluster;
   out.strategy = strategy;
   out.iterations = shape.iterations + (shape.next_forward ? 1 : 0);

@@ -390,13 +390,15 @@ Schedule read_schedule(const JsonReader& j) {
   const JsonReader version = j.require("version");
   if (version.integer(0, std::numeric_limits<int>::max()) != kScheduleFormatVersion)
     version.fail(std::to_string(kScheduleFormatVersion) + " (the version this scalecast reads)");
-  j.check_keys({"format", "version", "scenario", "model", "sample_unit", "batch_per_gpu", "gpus", "iterations",
-                "cluster", "strategy", "tasks"});
+  j.check_keys({"format", "version", "scenario", "model", "sample_unit", "batch_per_gpu", "accumulation_steps", "gpus",
+                "iterations", "cluster", "strategy", "tasks"});
   Schedule s;
   s.scenario = j.require("scenario").string();
   s.model = j.require("model").string();
   s.sample_unit = j.require("sample_unit").string();
   s.batch_per_gpu = j.require("batch_per_gpu").integer(1, ranges::kMaxBatch);
+  if (j.has("accumulation_steps"))
+    s.accumulation_steps = j.require("accumulation_steps").integer(1, ranges::kMaxAccumulation);
   s.iterations = j.require("iterations").integer(1, ranges::kMaxIterations);
   s.cluster = cluster_from(j.require("cluster"));
   s.strategy = strategy_from(j.require("strategy"));
@@ -442,17 +444,20 @@ ordered_json schedule_to_json(const Schedule& s) {
     }
     tasks.push_back(std::move(j));
   }
-  return {{"format", "scalecast-schedule"},
-          {"version", kScheduleFormatVersion},
-          {"scenario", s.scenario},
-          {"model", s.model},
-          {"sample_unit", s.sample_unit},
-          {"batch_per_gpu", s.batch_per_gpu},
-          {"gpus", s.gpus()},
-          {"iterations", s.iterations},
-          {"cluster", cluster_json(s.cluster)},
-          {"strategy", strategy_json(s.strategy)},
-          {"tasks", std::move(tasks)}};
+  nlohmann::ordered_json out = {{"format", "scalecast-schedule"},
+                                 {"version", kScheduleFormatVersion},
+                                 {"scenario", s.scenario},
+                                 {"model", s.model},
+                                 {"sample_unit", s.sample_unit},
+                                 {"batch_per_gpu", s.batch_per_gpu}};
+  // Written only where there is accumulation, so a file without it reads as it always did.
+  if (s.accumulation_steps > 1) out["accumulation_steps"] = s.accumulation_steps;
+  out["gpus"] = s.gpus();
+  out["iterations"] = s.iterations;
+  out["cluster"] = cluster_json(s.cluster);
+  out["strategy"] = strategy_json(s.strategy);
+  out["tasks"] = std::move(tasks);
+  return out;
 }
 
 Schedule schedule_from_json(const json& j, const std::string& source) {

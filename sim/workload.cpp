@@ -46,6 +46,8 @@ double Workload::backward_s() const {
   return total;
 }
 
-double Workload::compute_s() const { return forward_s() + backward_s() + optimizer_s; }
+double Workload::compute_s() const {
+  return accumulation_steps * (forward_s() + backward_s()) + optimizer_s;
+}
 
 }  // namespace scalecast

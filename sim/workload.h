@@ -48,7 +48,8 @@ struct Layer {
 // A model in forward order. The backward pass visits layers in reverse order.
 struct Workload {
   std::string model;                // zoo name or profile name
-  int batch_per_gpu = 1;
+  int batch_per_gpu = 1;            // the micro-batch the layer times are for
+  int accumulation_steps = 1;       // micro-batches per optimizer step (one gradient sync)
   std::string sample_unit = "samples";  // "images", "sequences"
   bool causal_attention = false;    // decoders: a fused attention kernel skips masked blocks
   std::vector<Layer> layers;
@@ -59,7 +60,8 @@ struct Workload {
   int64_t grad_bytes() const;
   double forward_s() const;
   double backward_s() const;
-  double compute_s() const;         // forward + backward + optimizer
+  double compute_s() const;         // forward + backward of every micro-batch, and the optimizer
+  int samples_per_step() const { return batch_per_gpu * accumulation_steps; }
 };
 
 }  // namespace scalecast

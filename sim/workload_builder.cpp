@@ -31,6 +31,7 @@ BuiltWorkload build_workload(const Scenario& s) {
     apply_compute_model(out.workload, find_gpu(s.compute.gpu), params);
     out.source = "compute model on " + s.compute.gpu;
   }
+  out.workload.accumulation_steps = s.model.accumulation_steps;
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
     if (out.origin == ComputeOrigin::model) out.origin = ComputeOrigin::measured_throughput;

@@ -35,11 +35,13 @@ std::string GeneratedCase::command() const {
 
 GeneratedCase generate_case(std::mt19937_64& rng, int index, const Bounds& b) {
   std::vector<std::string> models = b.models;
-  // LLaMA-2-7B's 27 GB of gradients make thousands of partitions, seconds per PS prediction and
-  // several minutes for the suite; the by-shape llama stands for its family here.
+  // The zoo's billion-parameter LLMs (LLaMA-2-7B's 27 GB of gradients) make thousands of
+  // partitions, seconds per PS prediction and several minutes for the suite; the by-shape gpt
+  // and llama stand for their families here.
   if (models.empty())
     for (const auto& m : zoo::list_models())
-      if (m.name != "llama2-7b") models.push_back(m.name);
+      if (!m.required_shape_keys.empty() || zoo::build_model(m.name, zoo::ModelOptions{}).parameters() < 1'000'000'000)
+        models.push_back(m.name);
   std::vector<std::string> gpus;
   for (const auto& g : gpu_catalog()) gpus.push_back(g.name);
   std::vector<std::string> methods;
