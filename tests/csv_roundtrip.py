@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Every CSV scalecast writes, read back by Python's csv module: names holding commas and quotes
 # (a scenario, a profiled layer) stay one field, and every row has the header's columns.
-# Usage: csv_roundtrip.py SCALECAST SOURCE_DIR
+# Usage: csv_roundtrip.py SCALECAST SOURCE_DIR [VALIDATE_OUTPUTS]
 import csv
 import io
 import json
@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 scalecast, source = sys.argv[1], pathlib.Path(sys.argv[2])
+validate_outputs = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
 NAME = 'a,"b"'
 LAYER = 'fc,"1"'
 failures = []
@@ -101,12 +102,21 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(f"compare task {row['task']} name", row["name"], tasks[int(row["task"])]["name"])
 
     # validate: rows.csv (scenario paths), the summary as CSV (worst rows' names), the baseline.
-    summary = rows_of(run("validate", "--data", source / "validation/data", "--report", tmp / "report",
-                          "--format", "csv", "--write-baseline", tmp / "baseline.csv"), "validate summary")
-    validated = rows_of((tmp / "report/rows.csv").read_text(), "validate rows.csv")
+    # With VALIDATE_OUTPUTS, those validation_regression's run wrote (ctest runs the full
+    # validation once for both: the fixture validate_outputs); the summary is what precedes the
+    # regression check's lines.
+    if validate_outputs:
+        text = (validate_outputs / "summary.csv").read_text()
+        summary = rows_of(text.split("\nregression check against ", 1)[0], "validate summary")
+        report, baseline = validate_outputs / "report", validate_outputs / "baseline.csv"
+    else:
+        report, baseline = tmp / "report", tmp / "baseline.csv"
+        summary = rows_of(run("validate", "--data", source / "validation/data", "--report", report,
+                              "--format", "csv", "--write-baseline", baseline), "validate summary")
+    validated = rows_of((report / "rows.csv").read_text(), "validate rows.csv")
     if len(validated) < 100 or not summary:
         failures.append(f"validate: expected the measured rows and a summary, got {len(validated)} and {len(summary)}")
-    if not rows_of((tmp / "baseline.csv").read_text(), "validate baseline"):
+    if not rows_of(baseline.read_text(), "validate baseline"):
         failures.append("validate baseline: expected a row per table and mode, got none")
 
     # execute --sweep (built with the executor and Gloo): two local ranks over loopback.
