@@ -12,6 +12,7 @@
 #include "cli/sharding.h"
 #include "validation/ablation.h"
 #include "validation/baseline.h"
+#include "validation/h200_layers.h"
 #include "validation/memory_validation.h"
 #include "validation/single_gpu.h"
 #include "validation/report.h"
@@ -100,6 +101,12 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       single_gpu = validation::validate_single_gpu(data + "/single-gpu");
       if (format == "table") validation::write_single_gpu_summary(std::cout, *single_gpu);
     }
+    // One H200's measured steps and per-layer profiles against the compute model (docs/MODEL.md, "Compute").
+    std::optional<validation::H200Check> h200;
+    if (std::filesystem::exists(data + "/h200-gpu-check/torch-step-times.json")) {
+      h200 = validation::check_h200(data + "/h200-gpu-check");
+      if (format == "table") validation::write_h200_summary(std::cout, *h200);
+    }
     std::optional<validation::Ablation> ablated;
     if (ablation) {
       ablated = validation::run_ablation(options, v, std::cerr);
@@ -109,6 +116,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     if (!report.empty() && memory) std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::memory_markdown(*memory);
     if (!report.empty() && single_gpu)
       std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::single_gpu_markdown(*single_gpu);
+    if (!report.empty() && h200)
+      std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::h200_markdown(*h200);
     if (!record.empty())
       write_output(record, [&](std::ostream& o) { validation::write_baseline(o, v); });
     if (check.empty()) return 0;
