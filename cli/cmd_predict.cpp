@@ -110,8 +110,9 @@ import-trace from a torch.profiler trace or by scalecast profile on a GPU). With
   model.precision  must be the profile's "# precision:" when it records one; gradient bytes
                    are read as elements of that precision (4 B fp32/tf32, 2 B fp16)
   model.optimizer  must be the profile's "# optimizer:" when it records one
-  gpu.type         must be the GPU of the profile's "# gpu:" when that is a catalog GPU;
-                   measured times are never converted to another GPU or precision
+  gpu.type         a catalog "# gpu:" other than it is scaled to it layer by layer by the
+                   compute model (model.name must name the zoo model profiled, else refused);
+                   precision is never converted
   batch_per_gpu    layer times scale linearly from the profile's "# batch_per_gpu:"
   "# step_s:"      the step time beyond the layers' forward + backward is the optimizer
                    step; without it, the optimizer step comes from the compute model
