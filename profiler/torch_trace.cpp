@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <unordered_set>
 
 #include "sim/json_reader.h"
@@ -187,16 +184,7 @@ TorchTrace parse_torch_trace(const std::string& text, const std::string& path) {
 }
 
 TorchTrace read_torch_trace(const std::string& path) {
-  std::error_code ec;
-  const std::string what = "a torch.profiler trace (export_chrome_trace JSON)";
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw JsonError(path + ": expected " + what + ", got " +
-                    (std::filesystem::exists(path, ec) ? "something that is not a file" : "no such file"));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw JsonError(path + ": expected " + what + ", got one that cannot be read");
-  return parse_torch_trace(text.str(), path);
+  return parse_torch_trace(read_json_text(path, "a torch.profiler trace (export_chrome_trace JSON)"), path);
 }
 
 }  // namespace scalecast::profiler

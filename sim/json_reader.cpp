@@ -50,7 +50,7 @@ json parse_json(const std::string& text, const std::string& source) {
   }
 }
 
-json read_json_file(const std::string& path, const std::string& what) {
+std::string read_json_text(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw JsonError(path + ": expected " + what + ", got " +
@@ -59,7 +59,11 @@ json read_json_file(const std::string& path, const std::string& what) {
   std::ostringstream text;
   text << in.rdbuf();
   if (!in) throw JsonError(path + ": expected " + what + ", got one that cannot be read");
-  return parse_json(text.str(), path);
+  return text.str();
+}
+
+json read_json_file(const std::string& path, const std::string& what) {
+  return parse_json(read_json_text(path, what), path);
 }
 
 JsonReader::JsonReader(const json& value, std::string source)

@@ -24,6 +24,9 @@ class JsonError : public SourceError {
 // The parsed text; a syntax error, a number no double holds (1e999) or text that is not UTF-8
 // names `source` and where the parser stopped.
 nlohmann::json parse_json(const std::string& text, const std::string& source);
+// The file's text, unparsed (for readers with a parser of their own); `what` names it in errors:
+// a folder, a missing or an unreadable file.
+std::string read_json_text(const std::string& path, const std::string& what);
 // The parsed file; `what` names it in errors ("a schedule file").
 nlohmann::json read_json_file(const std::string& path, const std::string& what);
 
