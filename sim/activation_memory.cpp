@@ -31,10 +31,6 @@ struct Tensor {
   double total() const { return (saved ? elements * bytes : 0) + fp16_copies * elements * kFp16; }
 };
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 bool saves_input(const std::string& kind) {
   static const char* kinds[] = {"conv", "linear", "batchnorm", "layernorm", "rmsnorm", "gelu",
                                 "silu", "mul", "maxpool", "avgpool", "attention"};
@@ -55,7 +51,7 @@ bool autocast_fp32(const std::string& kind) {
 // The loss reads these logits: cross entropy's log_softmax keeps its output.
 bool loss_head(const Workload& w, std::size_t i) {
   const std::string& n = w.layers[i].name;
-  return i + 1 == w.layers.size() || n == "lm_head" || ends_with(n, ".decoder");
+  return i + 1 == w.layers.size() || n == "lm_head" || n.ends_with(".decoder");
 }
 // The transformer block a layer belongs to ("bert.encoder.layer.3.", "transformer.h.3.",
 // "model.layers.3."), empty outside one: what activation checkpointing recomputes.
@@ -103,13 +99,13 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
       continue;
     }
     const double elements = static_cast<double>(l.output_elements);
-    const bool shortcut = ends_with(l.name, "downsample.0");
+    const bool shortcut = l.name.ends_with("downsample.0");
     const int input = shortcut ? -1 : prev;
     const double input_bytes = input >= 0 ? tensors[input].bytes : element;
     // Fused attention (flash / SDPA): scores, probabilities and their dropout never reach memory;
     // the kernel keeps its output and one fp32 log-sum-exp per head and query.
-    if (fused && k == "attention" && ends_with(l.name, "scores")) in_fused_attention = true;
-    if (in_fused_attention && k == "attention" && ends_with(l.name, "context")) in_fused_attention = false;
+    if (fused && k == "attention" && l.name.ends_with("scores")) in_fused_attention = true;
+    if (in_fused_attention && k == "attention" && l.name.ends_with("context")) in_fused_attention = false;
     int t;
     const bool in_place = input >= 0 && (k == "relu" || (k == "add" && w.layers[i - 1].kind == "batchnorm"));
     if (in_place) {
@@ -127,11 +123,11 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     tensor_of[i] = t;
     // Projections that read the same input as the one before them (BERT's key and value after the
     // query, LLaMA's k/v after q and up after gate): under autocast each casts that fp32 input anew.
-    if (ends_with(l.name, ".query") || ends_with(l.name, "q_proj") || ends_with(l.name, "gate_proj")) {
+    if (l.name.ends_with(".query") || l.name.ends_with("q_proj") || l.name.ends_with("gate_proj")) {
       branch_input = input;
     } else if (autocast && branch_input >= 0 &&
-               (ends_with(l.name, ".key") || ends_with(l.name, ".value") || ends_with(l.name, "k_proj") ||
-                ends_with(l.name, "v_proj") || ends_with(l.name, "up_proj"))) {
+               (l.name.ends_with(".key") || l.name.ends_with(".value") || l.name.ends_with("k_proj") ||
+                l.name.ends_with("v_proj") || l.name.ends_with("up_proj"))) {
       if (tensors[branch_input].bytes == kFp32) ++tensors[branch_input].fp16_copies;
     }
     if (saves_input(k) && input >= 0) {

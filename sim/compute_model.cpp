@@ -38,10 +38,6 @@ KernelRates rates_for(const GpuSpec& gpu, const ComputeModelParams& params, Prec
           .launch_s = params.kernel_overhead_s};
 }
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
 // (half under a causal mask, whose blocks it skips) forward; backward recomputes the scores, five
 // products in all (2.5 x), reading Q, K, V, O and dO and writing dQ, dK, dV (Dao, FlashAttention-2,
@@ -104,7 +100,7 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
   const double batch = workload.batch_per_gpu;
   bool in_fused_attention = false;
   for (Layer& layer : workload.layers) {
-    const bool scores = layer.kind == "attention" && ends_with(layer.name, "scores");
+    const bool scores = layer.kind == "attention" && layer.name.ends_with("scores");
     if (params.fused_attention && scores) {
       time_fused_attention(layer, workload, gpu, params);
       in_fused_attention = true;
