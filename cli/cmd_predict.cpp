@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
+#include <set>
 
 #include "cli/command.h"
 #include "cli/common.h"
@@ -57,7 +58,27 @@ std::string compute_origin(const BuiltWorkload& w) {
          "compute.single_gpu_throughput)";
 }
 
-void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const MemoryFit& m,
+// The memory line; where the estimate differs by method or GPU count (sharded state), one line
+// for each.
+std::string memory_lines(const Scenario& s, const std::vector<MemoryFit>& fits) {
+  const auto line = [](const MemoryFit& fit) {
+    const std::string warning = memory_warning(fit);
+    return memory_summary(fit) + (fit.fits() ? "" : ": does not fit (--allow-oom)") +
+           (warning.empty() ? "" : "\n          warning: " + warning);
+  };
+  const bool alike = std::all_of(fits.begin(), fits.end(), [&](const MemoryFit& f) { return line(f) == line(fits[0]); });
+  if (alike) return "memory    " + line(fits[0]) + "\n";
+  std::string text;
+  std::size_t i = 0;
+  for (const auto& m : s.methods)
+    for (int g : s.gpus) {
+      text += (i == 0 ? "memory    " : "          ") + m + " x " + std::to_string(g) + " GPUs: " + line(fits[i]) + "\n";
+      ++i;
+    }
+  return text;
+}
+
+void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const std::vector<MemoryFit>& fits,
               const ScenarioInput& input, double interval_pct) {
   const Cluster& c = s.cluster;
   out << "scenario  " << s.name << " (" << s.path << ")\n"
@@ -71,8 +92,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << ")\n"
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
       << " per iteration on one GPU, " << compute_origin(w) << "\n"
-      << "memory    " << memory_summary(m) << (m.fits() ? "" : ": does not fit (--allow-oom)") << "\n"
-      << (memory_warning(m).empty() ? "" : "          warning: " + memory_warning(m) + "\n")
+      << memory_lines(s, fits)
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
       << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
       << " NICs (payload " << units::format_rate(c.nic_bandwidth * c.net.efficiency) << " each, latency "
@@ -199,7 +219,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     struct Run {
       SweptScenario swept;
       BuiltWorkload workload;
-      MemoryFit memory;
+      std::vector<MemoryFit> memory;  // per method and GPU count, in the order of the output
       std::string swept_as;  // the combination's values, for progress
     };
     std::vector<Run> runs;
@@ -207,18 +227,24 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       Run r{with_overrides(input, combination), {}, {}, describe_combination(combination)};
       select(r.swept.scenario);
       r.workload = build_workload(r.swept.scenario);
-      r.memory = memory_fit(r.swept.scenario, r.workload.workload);
       const Scenario& s = r.swept.scenario;
-      // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
-      // predicted with a warning that names the margin.
-      if (!r.memory.fits() && !allow_oom)
-        throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + r.memory.gpu +
-                          ", got one that needs " + memory_summary(r.memory) +
-                          (combination.empty() ? "" : " with " + describe_combination(combination)) +
-                          "; it would fit with " + memory_knobs(s, r.workload.workload) + "; or pass --allow-oom");
-      if (const std::string warning = memory_warning(r.memory); !warning.empty() && r.memory.fits())
-        std::cerr << "warning: " << s.path << ": memory"
-                  << (combination.empty() ? "" : " with " + describe_combination(combination)) << ": " << warning << "\n";
+      std::set<std::string> warned;
+      for (const auto& m : s.methods)
+        for (int g : s.gpus) {
+          const StateSharding sharding = state_sharding(strategy_for(s, m), sized_for(s.cluster, g));
+          const MemoryFit& fit = r.memory.emplace_back(memory_fit(s, r.workload.workload, sharding));
+          // A sharded method's memory depends on the method and the GPU count: say which.
+          const std::string which = (s.methods.size() * s.gpus.size() > 1 ? " with " + m + " on " + std::to_string(g) + " GPUs" : "") +
+                                    (combination.empty() ? "" : " with " + describe_combination(combination));
+          // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
+          // predicted with a warning that names the margin.
+          if (!fit.fits() && !allow_oom)
+            throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + fit.gpu +
+                              ", got one that needs " + memory_summary(fit) + which + "; it would fit with " +
+                              memory_knobs(s, r.workload.workload, sharding) + "; or pass --allow-oom");
+          if (const std::string warning = memory_warning(fit); !warning.empty() && fit.fits() && warned.insert(warning).second)
+            std::cerr << "warning: " << s.path << ": memory" << which << ": " << warning << "\n";
+        }
       runs.push_back(std::move(r));
     }
     // Work item j is the j-th (combination, method, GPU count), in the order of the output.
@@ -231,9 +257,11 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     std::size_t item = 0;
     for (const Run& run : runs) {
       const Scenario& s = run.swept.scenario;
+      std::size_t fit = 0;
       for (const auto& m : s.methods)
         for (int g : s.gpus) {
           PredictionRun r;
+          const MemoryFit& memory = run.memory[fit++];
           const std::size_t j = item++;
           if (share.merging()) {
             r.row = read_predicted_row(share.result(j));
@@ -253,7 +281,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
             write_output(files, trace, [&](std::ostream& o) { write_chrome_trace(o, r.schedule, r.timeline); });
           if (!timeline.empty())
             write_output(files, timeline, [&](std::ostream& o) { write_timeline_json(o, r.schedule, r.timeline); });
-          r.row.memory = run.memory;
+          r.row.memory = memory;
           r.row.overrides = input.overrides;
           r.row.settings = run.swept.settings;
           if (interval_pct > 0) {
@@ -279,10 +307,9 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     }
     const Scenario& s = runs.front().swept.scenario;
     const BuiltWorkload& w = runs.front().workload;
-    const MemoryFit& memory = runs.front().memory;
     write_output(files, output, [&](std::ostream& o) {
       if (format == "table") {
-        describe(o, s, w, memory, input, interval_pct);
+        describe(o, s, w, runs.front().memory, input, interval_pct);
         for (const SweepAxis& a : axes) o << "sweep     " << a.key << ": " << join(a.values, ", ") << "\n";
         if (!axes.empty()) o << "\n";
       }

@@ -49,6 +49,13 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
   Schedule s;
   try {
     s = read_run_schedule(o.schedule_path, env.world_size);
+    // A library's own collective runs among every rank: a node's or a rail's runs expanded only.
+    if (o.reference)
+      for (const Task& t : s.tasks)
+        if (t.kind == TaskKind::comm && t.group != CommGroup::all)
+          throw std::invalid_argument(o.schedule_path + ": task " + std::to_string(t.id) + " runs among the GPUs of a " +
+                                      to_string(t.group) + ", which --reference cannot run (the library's collectives "
+                                      "span every rank): run it without --reference");
   } catch (const std::exception& e) {
     world.abort(e.what(), 2);
   }

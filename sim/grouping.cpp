@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/sharding/wrap_units.h"
+
 namespace scalecast {
 namespace {
 
@@ -146,6 +148,22 @@ std::vector<Message> group_gradients(const Workload& w, const Strategy& s,
       for (const TensorItem& t : items) add_tensor(out.back(), t);
       break;
     case Grouping::bucket: out = buckets(items, s); break;
+    case Grouping::unit: {
+      // Items run in backward order, so a unit's tensors are consecutive.
+      const std::vector<WrapUnit> units = wrap_units(w);
+      std::vector<int> unit_of(w.layers.size(), 0);
+      for (std::size_t u = 0; u < units.size(); ++u)
+        for (int l = units[u].first_layer; l <= units[u].last_layer; ++l) unit_of[static_cast<std::size_t>(l)] = static_cast<int>(u);
+      int open = -1;
+      for (const TensorItem& t : items) {
+        if (unit_of[static_cast<std::size_t>(t.layer)] != open) {
+          out.emplace_back();
+          open = unit_of[static_cast<std::size_t>(t.layer)];
+        }
+        add_tensor(out.back(), t);
+      }
+      break;
+    }
     case Grouping::fusion: out = fusion(items, s, w.forward_s()); break;
     case Grouping::mgwfbp: {
       std::vector<double> ready, bytes, elements;

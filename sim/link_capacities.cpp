@@ -129,6 +129,11 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   // keep their closed forms).
   if (s.library == CollectiveLibrary::nccl && s.aggregation != Aggregation::parameter_server && has_gpu(c.gpu))
     l.nccl = std::make_shared<const collectives::nccl::NcclModel>(c, l, s.nccl);
+  if (l.nccl && s.shard_in_node && c.nodes > 1) {
+    Cluster node = c;
+    node.nodes = 1;
+    l.node_nccl = link_capacities(node, s).nccl;
+  }
   return l;
 }
 

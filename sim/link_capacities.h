@@ -67,6 +67,9 @@ struct LinkCapacities {
   // model of them on these links, built once (null otherwise: the registry's closed forms).
   CollectiveLibrary library = CollectiveLibrary::nccl;
   std::shared_ptr<const collectives::nccl::NcclModel> nccl;
+  // NCCL's model of one node's GPUs on their own, where a strategy runs collectives inside each
+  // node of a larger run (sharded data parallel's hybrid shard); null otherwise.
+  std::shared_ptr<const collectives::nccl::NcclModel> node_nccl;
 
   int gpus() const { return nodes * gpus_per_node; }
   // One transfer between nodes of `bytes`, alone on the NICs: capped by the NIC, by the transfer

@@ -11,6 +11,7 @@
 
 #include "sim/activation_memory.h"
 #include "sim/gpu_catalog.h"
+#include "sim/sharding/wrap_units.h"
 #include "sim/units.h"
 #include "sim/zoo/zoo.h"
 
@@ -54,6 +55,45 @@ bool has_attention(const Workload& w) {
 
 std::string gib(double bytes) { return units::format_memory(bytes); }
 
+// Sharded state: weights, gradients and optimizer state as one GPU's shard, and what it holds
+// whole at the peak. ZeRO's accounting (Rajbhandari et al., SC'20, section 5): optimizer state
+// 1/N from ZeRO-1, gradients from ZeRO-2, parameters from ZeRO-3. Whole at the peak under ZeRO-3
+// and FULL_SHARD: the units being gathered at once (FSDP's limit_all_gathers: two) and the
+// gradients of the unit in its backward; under SHARD_GRAD_OP every unit's parameters from its
+// forward to its backward; under ZeRO-1 and -2, whole parameters and, for ZeRO-2, the bucket the
+// gradients are reduced from.
+void shard(MemoryFit& fit, const Workload& w, const StateSharding& sh) {
+  fit.shard_gpus = sh.sharding == Sharding::none ? 1 : std::max(1, sh.gpus);
+  if (fit.shard_gpus <= 1) return;
+  const double n = fit.shard_gpus;
+  const double parameters = static_cast<double>(w.parameters());
+  const double element = parameters > 0 ? fit.weights_bytes / parameters : 0;
+  fit.optimizer_bytes /= n;
+  if (sh.sharding == Sharding::optimizer) return;
+  const double gradients = fit.gradients_bytes;
+  fit.gradients_bytes /= n;
+  if (sh.sharding == Sharding::gradients) {
+    fit.gathered_bytes = std::min(gradients, sh.bucket_bytes);
+    return;
+  }
+  const std::vector<WrapUnit> units = wrap_units(w);
+  double largest = 0, blocks = 0, largest_grads = 0;
+  for (const WrapUnit& u : units) {
+    largest = std::max(largest, u.parameters);
+    largest_grads = std::max(largest_grads, u.grad_bytes);
+    if (!u.root) blocks += u.parameters;
+  }
+  double root = 0;
+  for (const WrapUnit& u : units)
+    if (u.root) root += u.parameters;
+  fit.weights_bytes /= n;
+  // The root unit stays gathered from the forward to the backward in either mode.
+  const double held = sh.reshard_after_forward ? std::max(1, sh.gathers_in_flight) * largest : blocks;
+  fit.gathered_bytes = (root + held) * element + largest_grads;
+  // Autocast's cast of a gathered weight lives while its unit runs, not for the whole pass.
+  if (fit.weight_copies_bytes > 0) fit.weight_copies_bytes = std::min(fit.weight_copies_bytes, 2 * largest);
+}
+
 // "an a100", "a v100-sxm2".
 std::string a_gpu(const std::string& gpu) {
   return (!gpu.empty() && std::string("aeiou").find(gpu[0]) != std::string::npos ? "an " : "a ") + gpu;
@@ -61,8 +101,13 @@ std::string a_gpu(const std::string& gpu) {
 
 }  // namespace
 
+StateSharding state_sharding(const Strategy& s, const Cluster& sized) {
+  return {s.sharding, shard_group_gpus(s, sized.gpus(), sized.gpus_per_node), s.reshard_after_forward,
+          s.gathers_in_flight, s.bucket_bytes};
+}
+
 double MemoryFit::allocated_bytes() const {
-  return weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes +
+  return weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes + gathered_bytes +
          activations_bytes + temporaries_bytes + workspace_bytes;
 }
 
@@ -71,13 +116,13 @@ double MemoryFit::needed_bytes() const {
 }
 
 double MemoryFit::low_bytes() const {
-  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes;
+  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes + gathered_bytes;
   return fixed + (activations_bytes + temporaries_bytes) * (1 - bands.activation_share) +
          kCublasWorkspace + bands.context_low;
 }
 
 double MemoryFit::high_bytes() const {
-  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes;
+  const double fixed = weights_bytes + gradients_bytes + optimizer_bytes + weight_copies_bytes + gathered_bytes;
   const double workspace = kCublasWorkspace + (convolutions ? kCudnnWorkspaceHigh : 0);
   return (fixed + (activations_bytes + temporaries_bytes) * (1 + bands.activation_share) + workspace) *
              (1 + bands.cache_high) +
@@ -89,6 +134,7 @@ std::vector<std::pair<std::string, double>> MemoryFit::parts() const {
                                                       {"gradients", gradients_bytes},
                                                       {"optimizer state", optimizer_bytes}};
   if (weight_copies_bytes > 0) list.emplace_back("fp16 weight copies", weight_copies_bytes);
+  if (gathered_bytes > 0) list.emplace_back("gathered parameters and gradients", gathered_bytes);
   if (activations_known) {
     list.emplace_back("activations", activations_bytes);
     list.emplace_back("backward temporaries", temporaries_bytes);
@@ -101,7 +147,7 @@ std::vector<std::pair<std::string, double>> MemoryFit::parts() const {
   return list;
 }
 
-MemoryFit memory_fit(const Scenario& scenario, const Workload& workload) {
+MemoryFit memory_fit(const Scenario& scenario, const Workload& workload, const StateSharding& sharding) {
   const ModelSettings& model = scenario.model;
   const double parameters = static_cast<double>(workload.parameters());
   const bool amp = autocast(model);
@@ -131,6 +177,7 @@ MemoryFit memory_fit(const Scenario& scenario, const Workload& workload) {
     fit.activations_bytes = a.saved_bytes * model.batch_per_gpu;
     fit.temporaries_bytes = a.transient_bytes * model.batch_per_gpu;
   }
+  shard(fit, workload, sharding);
   return fit;
 }
 
@@ -143,6 +190,7 @@ std::string memory_summary(const MemoryFit& fit) {
     text += (first ? "" : ", ") + name + " " + units::format_memory(bytes);
     first = false;
   }
+  if (fit.shard_gpus > 1) text += "; model state in shards of 1/" + std::to_string(fit.shard_gpus);
   if (!fit.activations_known) text += "; activations not counted: a profile of a model outside the zoo";
   return text + ")";
 }
@@ -159,8 +207,8 @@ std::string memory_warning(const MemoryFit& fit) {
   return {};
 }
 
-std::string memory_knobs(const Scenario& scenario, const Workload& workload) {
-  const MemoryFit fit = memory_fit(scenario, workload);
+std::string memory_knobs(const Scenario& scenario, const Workload& workload, const StateSharding& sharding) {
+  const MemoryFit fit = memory_fit(scenario, workload, sharding);
   std::vector<std::string> knobs;
   // The central estimate is linear in the batch: find the largest that fits.
   const double per_sample = (fit.activations_bytes + fit.temporaries_bytes) / std::max(1, fit.batch);
@@ -176,7 +224,7 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload) {
     change(s.model);
     Workload w = workload;
     if (s.model.profile.empty() && zoo::has_model(s.model.name)) w = zoo::build_model(s.model.name, s.model.options);
-    const MemoryFit other = memory_fit(s, w);
+    const MemoryFit other = memory_fit(s, w, sharding);
     if (other.needed_bytes() <= other.available_bytes) knobs.push_back(text + " (" + gib(other.needed_bytes()) + ")");
   };
   if (!half_width(scenario.model.precision))
@@ -190,7 +238,23 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload) {
     try_knob("model.attention=fused", [](ModelSettings& m) { m.attention = "fused"; });
   if (attention && !scenario.model.activation_checkpointing)
     try_knob("model.activation_checkpointing=true", [](ModelSettings& m) { m.activation_checkpointing = true; });
-  if (knobs.empty()) return "no batch of at least 1 fits: a GPU with more memory, or sharding";
+  // Sharding the state over the run's GPUs (FSDP FULL_SHARD), alone or with the knobs above.
+  if (sharding.gpus > 1 && sharding.sharding != Sharding::parameters) {
+    StateSharding full = sharding;
+    full.sharding = Sharding::parameters;
+    full.reshard_after_forward = true;
+    const std::string fsdp = "methods: [fsdp] on " + std::to_string(sharding.gpus) + " GPUs";
+    const MemoryFit other = memory_fit(scenario, workload, full);
+    if (other.needed_bytes() <= other.available_bytes)
+      knobs.push_back(fsdp + " (" + gib(other.needed_bytes()) + ")");
+    else if (knobs.empty()) {
+      const std::string with = memory_knobs(scenario, workload, full);
+      if (!with.starts_with("no batch")) knobs.push_back(fsdp + " with " + with);
+    }
+  }
+  if (knobs.empty())
+    return "no batch of at least 1 fits: a GPU with more memory, or sharding the model state over more GPUs "
+           "(methods: [fsdp])";
   std::string text;
   for (const auto& k : knobs) text += (text.empty() ? "" : ", or ") + k;
   return text;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/scenario.h"
+#include "sim/strategy.h"
 #include "sim/workload.h"
 
 namespace scalecast {
@@ -23,6 +24,18 @@ struct MemoryBands {
   double context_high = 1.3 * 1024 * 1024 * 1024;  // eager module loading (HF's V100 page: 1343 MB)
 };
 
+// Sharded data parallel's division of the model state (sim/strategy.h): what each GPU keeps 1/gpus
+// of, and which parameters it holds whole at the peak.
+struct StateSharding {
+  Sharding sharding = Sharding::none;
+  int gpus = 1;                      // GPUs one shard group spans
+  bool reshard_after_forward = true;
+  int gathers_in_flight = 2;
+  double bucket_bytes = 0;           // ZeRO-1/2: the gradient bucket it reduces from
+};
+// The strategy's sharding on a sized cluster.
+StateSharding state_sharding(const Strategy& strategy, const Cluster& sized);
+
 struct MemoryFit {
   double weights_bytes = 0;      // the model at the training precision (fp32 under autocast)
   double gradients_bytes = 0;    // as the backward pass writes them
@@ -31,6 +44,11 @@ struct MemoryFit {
   double activations_bytes = 0;  // what autograd keeps for the backward pass, for the batch
   double temporaries_bytes = 0;  // gradients of the largest activations live at the peak
   double workspace_bytes = 0;    // cuBLAS (and cuDNN for convolutions) workspaces
+  // Sharded data parallel: parameters held whole at the peak (the units gathered at once, or
+  // every unit from its forward to its backward) and the unsharded gradients of one unit or
+  // bucket before they are reduce-scattered.
+  double gathered_bytes = 0;
+  int shard_gpus = 1;            // weights, gradients and optimizer state above are one shard
   bool activations_known = true; // false: a profile of a model outside the zoo (not counted)
   bool convolutions = false;     // cuDNN's workspace band applies
   int batch = 1;
@@ -48,14 +66,15 @@ struct MemoryFit {
   std::vector<std::pair<std::string, double>> parts() const;
 };
 
-MemoryFit memory_fit(const Scenario& scenario, const Workload& workload);
+MemoryFit memory_fit(const Scenario& scenario, const Workload& workload, const StateSharding& sharding = {});
 
 // "11.2 GiB (9.9-14.6) of 80 GiB per GPU (activations 5.5 GiB, optimizer state 4.01 GiB, ...)".
 std::string memory_summary(const MemoryFit& fit);
 // Empty when the central estimate and the interval's high end fit; else the margin in words.
 std::string memory_warning(const MemoryFit& fit);
-// What would make a configuration fit: the largest batch, and fp16, fused attention or
-// activation checkpointing where they apply and suffice.
-std::string memory_knobs(const Scenario& scenario, const Workload& workload);
+// What would make a configuration fit: the largest batch, and fp16, fused attention, activation
+// checkpointing or sharding the model state (FSDP over the run's GPUs) where they apply and suffice.
+// With a sharding, also a sharded method or more GPUs where either suffices.
+std::string memory_knobs(const Scenario& scenario, const Workload& workload, const StateSharding& sharding = {});
 
 }  // namespace scalecast

@@ -33,8 +33,19 @@ std::string to_string(CommOp op) {
     case CommOp::pull: return "pull";
     case CommOp::reduce: return "reduce";
     case CommOp::broadcast: return "broadcast";
+    case CommOp::all_gather: return "all_gather";
+    case CommOp::reduce_scatter: return "reduce_scatter";
   }
   return "allreduce";
+}
+
+std::string to_string(CommGroup g) {
+  switch (g) {
+    case CommGroup::all: return "all";
+    case CommGroup::node: return "node";
+    case CommGroup::rail: return "rail";
+  }
+  return "all";
 }
 
 TaskKind parse_task_kind(const std::string& text) {
@@ -44,9 +55,16 @@ TaskKind parse_task_kind(const std::string& text) {
 }
 
 CommOp parse_comm_op(const std::string& text) {
-  for (CommOp op : {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast})
+  for (CommOp op : {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast,
+                    CommOp::all_gather, CommOp::reduce_scatter})
     if (to_string(op) == text) return op;
   throw std::invalid_argument("unknown communication op '" + text + "'");
+}
+
+CommGroup parse_comm_group(const std::string& text) {
+  for (CommGroup g : {CommGroup::all, CommGroup::node, CommGroup::rail})
+    if (to_string(g) == text) return g;
+  throw std::invalid_argument("unknown communication group '" + text + "'");
 }
 
 }  // namespace scalecast

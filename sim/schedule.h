@@ -23,7 +23,12 @@ enum class CommOp {
   pull,       // workers fetch the summed partition from its server
   reduce,     // every GPU sends to GPU 0, which sums (DataParallel)
   broadcast,  // GPU 0 sends to every GPU (DataParallel)
+  all_gather,      // every GPU contributes its shard and receives the whole (sharded parameters)
+  reduce_scatter,  // every GPU contributes the whole and receives its shard of the sum (gradients)
 };
+// The GPUs one collective runs among: all of them, those of each node (every node runs its own
+// at once), or those with the same local index on every node (a rail: every rail at once).
+enum class CommGroup { all, node, rail };
 
 // Most tasks wait for one or two others: those are kept inline, without an allocation.
 using TaskDeps = boost::container::small_vector<int, 2>;
@@ -38,12 +43,14 @@ struct Task {
   CommOp op = CommOp::allreduce;
   // all-reduce: the registered algorithm that runs it (never "auto": resolved when built)
   const collectives::AllreduceAlgorithm* algorithm = nullptr;
-  double bytes = 0;            // comm: message size (each GPU's share for push/pull)
+  double bytes = 0;            // comm: message size (each GPU's share for push/pull; the whole
+                               // gathered or scattered array for all-gather, reduce-scatter)
   int first_layer = -1;        // comm: lowest layer index whose gradients it carries
   int last_layer = -1;         // comm: highest layer index
   int tensors = 0;             // comm: gradient tensors it carries (all or a partition of)
   int priority = 0;            // comm: lower goes first where the strategy orders by priority
   int server = -1;             // push/pull: the parameter server
+  CommGroup group = CommGroup::all;  // collectives: the GPUs it runs among
   TaskDeps deps;               // ids of tasks that must finish first
   double delay_s = 0;          // comm: may start no earlier than this after its deps finish
                                // (a fusion buffer waiting for its cycle tick)
@@ -71,7 +78,9 @@ struct Schedule {
 
 std::string to_string(TaskKind k);
 std::string to_string(CommOp op);
+std::string to_string(CommGroup group);
 TaskKind parse_task_kind(const std::string& text);
 CommOp parse_comm_op(const std::string& text);
+CommGroup parse_comm_group(const std::string& text);
 
 }  // namespace scalecast

@@ -10,6 +10,7 @@
 #include "sim/grouping.h"
 #include "sim/link_capacities.h"
 #include "sim/ps_keys.h"
+#include "sim/sharding/sharded_schedule.h"
 
 namespace scalecast {
 namespace {
@@ -268,6 +269,10 @@ Schedule build_schedule(const Workload& workload, const Cluster& cluster, const 
   out.cluster = cluster;
   out.strategy = strategy;
   out.iterations = shape.iterations + (shape.next_forward ? 1 : 0);
+  if (strategy.sharding != Sharding::none) {
+    build_sharded_tasks(workload, cluster, strategy, shape, out);
+    return out;
+  }
   Builder builder(workload, cluster, strategy, out, shape.task_names);
   builder.prepare(out.iterations);
   for (int it = 0; it < shape.iterations; ++it) builder.iteration(it);

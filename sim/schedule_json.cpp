@@ -81,7 +81,7 @@ ordered_json nccl_json(const collectives::nccl::NcclSettings& n) {
 }
 
 ordered_json strategy_json(const Strategy& s) {
-  return {{"method", s.method},
+  ordered_json out = {{"method", s.method},
           {"timing", to_string(s.timing)},
           {"grouping", to_string(s.grouping)},
           {"bucket_bytes", s.bucket_bytes},
@@ -100,6 +100,13 @@ ordered_json strategy_json(const Strategy& s) {
           {"host_staged", s.host_staged},
           {"library", to_string(s.library)},
           {"nccl", nccl_json(s.nccl)}};
+  // Sharded data parallel's knobs, written only where it shards (older files stay as they were).
+  if (s.sharding != Sharding::none)
+    out["sharding"] = {{"state", to_string(s.sharding)},
+                       {"reshard_after_forward", s.reshard_after_forward},
+                       {"shard_in_node", s.shard_in_node},
+                       {"gathers_in_flight", s.gathers_in_flight}};
+  return out;
 }
 
 // Layer indices: any that leaves room for a count of layers (the largest index + 1) in an int.
@@ -108,7 +115,7 @@ constexpr int kMaxLayer = std::numeric_limits<int>::max() - 1;
 const std::vector<std::string> kTaskKeys = {"id", "kind", "name", "iteration", "deps"};
 const std::vector<std::string> kComputeKeys = {"layer", "duration_s"};
 const std::vector<std::string> kCommKeys = {"op",       "algorithm", "bytes",  "first_layer", "last_layer",
-                                            "tensors", "priority",  "server", "delay_s"};
+                                            "tensors", "priority",  "server", "delay_s", "group"};
 
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -261,12 +268,13 @@ collectives::nccl::NcclSettings nccl_from(const JsonReader& j) {
 Strategy strategy_from(const JsonReader& j) {
   j.check_keys({"method", "timing", "grouping", "bucket_bytes", "first_bucket_bytes", "cycle_s", "partition_bytes",
                 "credit_bytes", "priority", "overlap_next_forward", "aggregation", "algorithm", "call_overhead_s",
-                "node_local_reduce", "pull_requests", "key_hash", "host_staged", "library", "nccl"});
+                "node_local_reduce", "pull_requests", "key_hash", "host_staged", "library", "nccl", "sharding"});
   Strategy s;
   s.method = j.require("method").string();
   s.timing = j.require("timing").enumeration("a timing", {Timing::after_backward, Timing::as_ready});
   s.grouping = j.require("grouping").enumeration(
-      "a grouping", {Grouping::per_tensor, Grouping::bucket, Grouping::fusion, Grouping::mgwfbp, Grouping::single});
+      "a grouping",
+      {Grouping::per_tensor, Grouping::bucket, Grouping::fusion, Grouping::mgwfbp, Grouping::single, Grouping::unit});
   s.bucket_bytes = j.require("bucket_bytes").number(ranges::size_or_none());
   s.first_bucket_bytes = j.require("first_bucket_bytes").number(ranges::size_or_none());
   s.cycle_s = j.require("cycle_s").number(ranges::latency());
@@ -288,12 +296,22 @@ Strategy strategy_from(const JsonReader& j) {
     s.library = parse_collective_library(j.require("library").choice("a collective library", {"nccl", "gloo"}));
   // Absent before runs took the scenario's NCCL settings: NCCL's defaults.
   if (j.has("nccl")) s.nccl = nccl_from(j.require("nccl"));
+  if (j.has("sharding")) {
+    const JsonReader sh = j.require("sharding");
+    sh.check_keys({"state", "reshard_after_forward", "shard_in_node", "gathers_in_flight"});
+    s.sharding = sh.require("state").enumeration(
+        "a sharding", {Sharding::none, Sharding::optimizer, Sharding::gradients, Sharding::parameters});
+    s.reshard_after_forward = sh.require("reshard_after_forward").boolean();
+    s.shard_in_node = sh.require("shard_in_node").boolean();
+    s.gathers_in_flight = sh.require("gathers_in_flight").integer(1, 64);
+  }
   return s;
 }
 
-// The communication operations each aggregation's schedules are made of.
-std::vector<CommOp> ops_of(Aggregation a) {
-  switch (a) {
+// The communication operations each strategy's schedules are made of.
+std::vector<CommOp> ops_of(const Strategy& s) {
+  if (s.sharding != Sharding::none) return {CommOp::allreduce, CommOp::all_gather, CommOp::reduce_scatter};
+  switch (s.aggregation) {
     case Aggregation::allreduce: return {CommOp::allreduce};
     case Aggregation::parameter_server: return {CommOp::push, CommOp::pull};
     case Aggregation::root_reduce: return {CommOp::reduce, CommOp::broadcast};
@@ -331,7 +349,7 @@ class TaskReader {
  private:
   void read_comm(const JsonReader& j, Task& t) const {
     std::vector<std::string> ops;
-    for (CommOp op : ops_of(s_.strategy.aggregation)) ops.push_back(to_string(op));
+    for (CommOp op : ops_of(s_.strategy)) ops.push_back(to_string(op));
     t.op = parse_comm_op(j.require("op").choice("an operation of " + to_string(s_.strategy.aggregation), ops));
     if (t.op == CommOp::allreduce)
       t.algorithm = collectives::find_allreduce(
@@ -349,6 +367,14 @@ class TaskReader {
     const bool ps = t.op == CommOp::push || t.op == CommOp::pull;
     t.server = ps ? j.require("server").integer(0, servers_ - 1) : j.require("server").integer(-1, -1);
     t.delay_s = j.require("delay_s").number(ranges::latency());
+    // Absent where every collective runs among all GPUs.
+    if (j.has("group")) {
+      const JsonReader group = j.require("group");
+      t.group = parse_comm_group(group.choice("a group of GPUs", {"all", "node", "rail"}));
+      const bool gathers = t.op == CommOp::all_gather || t.op == CommOp::reduce_scatter;
+      if (t.group == CommGroup::rail ? t.op != CommOp::allreduce : t.group == CommGroup::node && !gathers)
+        group.fail("a group its operation runs in (a node: all-gathers and reduce-scatters; a rail: all-reduces)");
+    }
   }
 
   const Schedule& s_;
@@ -438,6 +464,7 @@ ordered_json schedule_to_json(const Schedule& s) {
       j["priority"] = t.priority;
       j["server"] = t.server;
       j["delay_s"] = t.delay_s;
+      if (t.group != CommGroup::all) j["group"] = to_string(t.group);
     } else {
       j["layer"] = t.layer;
       j["duration_s"] = t.duration_s;

@@ -2,6 +2,7 @@
 // Each preset cites the system whose behaviour it reproduces.
 #include "sim/strategy.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -65,6 +66,30 @@ Strategy byteps_per_tensor() {
   Strategy s = byteps_base();
   s.timing = Timing::as_ready;
   s.grouping = Grouping::per_tensor;
+  return s;
+}
+
+// DeepSpeed's ZeRO (deepspeed/runtime/zero/config.py): gradients reduced and parameters gathered
+// in buckets of 5e8 parameters (reduce_bucket_size, allgather_bucket_size), on a stream of their
+// own overlapping the backward (overlap_comm).
+constexpr double kDeepSpeedBucketParameters = 5e8;
+
+Strategy deepspeed_base(Sharding sharding) {
+  Strategy s = allreduce_base();
+  s.sharding = sharding;
+  s.grouping = Grouping::bucket;
+  s.bucket_parameters = kDeepSpeedBucketParameters;
+  return s;
+}
+
+// PyTorch FSDP with its defaults (torch/distributed/fsdp): one unit per transformer block
+// (transformer_auto_wrap_policy), its gradients reduce-scattered as its backward ends,
+// BACKWARD_PRE prefetch (the next unit's all-gather issued as a unit's backward starts) and
+// limit_all_gathers (at most two units' all-gathers ahead of the compute: _limiter_utils.py).
+Strategy fsdp_base() {
+  Strategy s = allreduce_base();
+  s.sharding = Sharding::parameters;
+  s.grouping = Grouping::unit;
   return s;
 }
 
@@ -162,6 +187,36 @@ const std::map<std::string, PresetEntry>& presets() {
           s.priority = true;
           s.overlap_next_forward = true;
         }}},
+      {"fsdp",
+       {"PyTorch FSDP FULL_SHARD: each transformer block's parameters all-gathered before its forward "
+        "and again before its backward, its gradients reduce-scattered after it",
+        [](Strategy& s) { s = fsdp_base(); }}},
+      {"fsdp-grad-op",
+       {"PyTorch FSDP SHARD_GRAD_OP: a block's parameters gathered before its forward and kept "
+        "through its backward, gradients reduce-scattered per block",
+        [](Strategy& s) {
+          s = fsdp_base();
+          s.reshard_after_forward = false;
+        }}},
+      {"fsdp-hybrid",
+       {"PyTorch FSDP HYBRID_SHARD: FULL_SHARD inside each node, each GPU's gradient shard "
+        "all-reduced with its peers on the other nodes",
+        [](Strategy& s) {
+          s = fsdp_base();
+          s.shard_in_node = true;
+        }}},
+      {"zero1",
+       {"DeepSpeed ZeRO-1: optimizer state sharded; gradients all-reduced in 5e8-parameter buckets, "
+        "updated parameters all-gathered after the step",
+        [](Strategy& s) { s = deepspeed_base(Sharding::optimizer); }}},
+      {"zero2",
+       {"DeepSpeed ZeRO-2: gradients and optimizer state sharded; gradients reduce-scattered in "
+        "5e8-parameter buckets during the backward, parameters all-gathered after the step",
+        [](Strategy& s) { s = deepspeed_base(Sharding::gradients); }}},
+      {"zero3",
+       {"DeepSpeed ZeRO-3: everything sharded; each block's parameters gathered before its forward "
+        "and backward, gradients reduce-scattered in 5e8-parameter buckets",
+        [](Strategy& s) { s = deepspeed_base(Sharding::parameters); }}},
       {"dataparallel",
        {"single-node torch.nn.DataParallel: broadcast from and reduce to GPU 0 every iteration",
         [](Strategy& s) {
@@ -203,6 +258,7 @@ bool has_preset(const std::string& name) { return presets().count(name) > 0; }
 void size_by_precision(Strategy& s, int element_bytes) {
   if (s.partition_parameters > 0) s.partition_bytes = s.partition_parameters * element_bytes;
   if (s.credit_parameters > 0) s.credit_bytes = s.credit_parameters * element_bytes;
+  if (s.bucket_parameters > 0) s.bucket_bytes = s.first_bucket_bytes = s.bucket_parameters * element_bytes;
 }
 
 Strategy make_preset(const std::string& name) {
@@ -226,6 +282,7 @@ std::string to_string(Grouping g) {
     case Grouping::fusion: return "fusion";
     case Grouping::mgwfbp: return "mgwfbp";
     case Grouping::single: return "single";
+    case Grouping::unit: return "unit";
   }
   return "per-tensor";
 }
@@ -239,6 +296,26 @@ std::string to_string(Aggregation a) {
     case Aggregation::root_reduce: return "root-reduce";
   }
   return "allreduce";
+}
+
+std::string to_string(Sharding s) {
+  switch (s) {
+    case Sharding::none: return "none";
+    case Sharding::optimizer: return "optimizer";
+    case Sharding::gradients: return "gradients";
+    case Sharding::parameters: return "parameters";
+  }
+  return "none";
+}
+
+Sharding parse_sharding(const std::string& name) {
+  for (Sharding s : {Sharding::none, Sharding::optimizer, Sharding::gradients, Sharding::parameters})
+    if (to_string(s) == name) return s;
+  throw std::invalid_argument("unknown sharding '" + name + "' (known: none, optimizer, gradients, parameters)");
+}
+
+int shard_group_gpus(const Strategy& s, int gpus, int gpus_per_node) {
+  return s.shard_in_node ? std::min(gpus, gpus_per_node) : gpus;
 }
 
 std::string to_string(CollectiveLibrary l) { return l == CollectiveLibrary::gloo ? "gloo" : "nccl"; }

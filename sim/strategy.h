@@ -16,6 +16,17 @@ enum class Grouping {
   fusion,      // a fusion buffer flushed when full or every cycle (Horovod)
   mgwfbp,      // merged-gradient WFBP: the optimal merge under t = a + b * bytes (Shi et al.)
   single,      // everything in one buffer (BSP)
+  unit,        // one message per wrapped unit: a transformer block, or a run of layers outside
+               // the blocks (FSDP's auto-wrap policy)
+};
+// Sharded data parallel (ZeRO: Rajbhandari et al., SC'20; PyTorch FSDP: Zhao et al., VLDB'23):
+// which of the model's state each GPU keeps a 1/N shard of, the rest of it whole.
+enum class Sharding {
+  none,        // every GPU holds everything (DDP)
+  optimizer,   // ZeRO-1: optimizer state; gradients all-reduced, parameters all-gathered after
+               // the step
+  gradients,   // ZeRO-2: and gradients, reduce-scattered as the backward makes them
+  parameters,  // ZeRO-3, FSDP: and parameters, each unit all-gathered before it runs
 };
 enum class Aggregation {
   allreduce,         // collective all-reduce among all GPUs
@@ -62,6 +73,19 @@ struct Strategy {
   // NCCL's environment (the scenario's strategy.nccl_*): its channels decide the SMs NCCL holds
   // and, over kernel TCP, the sockets and cores that copy a transfer.
   collectives::nccl::NcclSettings nccl;
+  Sharding sharding = Sharding::none;
+  // parameters: gather a unit again before its backward (FULL_SHARD, ZeRO-3), or keep what its
+  // forward gathered until its backward ends (SHARD_GRAD_OP)
+  bool reshard_after_forward = true;
+  // Shards span the GPUs of one node, replicated across nodes (FSDP's HYBRID_SHARD): a unit's
+  // gradients are reduce-scattered inside the node, then all-reduced across nodes, GPU by GPU.
+  bool shard_in_node = false;
+  // parameters: all-gathers whose units may be gathered at once (FSDP's limit_all_gathers: the
+  // one running and the one prefetched)
+  int gathers_in_flight = 2;
+  // DeepSpeed sizes its buckets in parameters (reduce_bucket_size, allgather_bucket_size): the
+  // bucket size follows at the gradient precision (size_by_precision; 0: bucket_bytes stands).
+  double bucket_parameters = 0;
 };
 
 struct PresetInfo {
@@ -80,6 +104,11 @@ Strategy make_preset(const std::string& name);
 std::string to_string(Grouping g);
 std::string to_string(Timing t);
 std::string to_string(Aggregation a);
+std::string to_string(Sharding s);
+// "none", "optimizer", "gradients" or "parameters"; throws std::invalid_argument otherwise.
+Sharding parse_sharding(const std::string& name);
+// The GPUs one shard group spans: all of them, or those of one node (shard_in_node).
+int shard_group_gpus(const Strategy& strategy, int gpus, int gpus_per_node);
 std::string to_string(CollectiveLibrary l);
 // "nccl" or "gloo"; throws std::invalid_argument otherwise.
 CollectiveLibrary parse_collective_library(const std::string& name);

@@ -44,7 +44,8 @@ TimelineTask task_from(const JsonReader& j, int index, int iterations) {
   const bool comm = t.kind == TaskKind::comm;
   if (comm) {
     t.op = j.require("op").enumeration(
-        "an operation", {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast});
+        "an operation", {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast,
+                         CommOp::all_gather, CommOp::reduce_scatter});
     t.bytes = j.require("bytes").number(ranges::size_or_none());
   }
   if (comm && t.op == CommOp::allreduce) {

@@ -4,8 +4,10 @@
 #include "sim/work_estimate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
+#include "sim/sharding/wrap_units.h"
 #include "sim/units.h"
 
 namespace scalecast {
@@ -21,12 +23,27 @@ std::string figure(double x) { return fmt::format("{:.3g}", x); }
 WorkEstimate estimate_schedule(const Workload& w, const Cluster& c, const Strategy& s, int iterations) {
   const double layers = static_cast<double>(w.layers.size());
   const double tensors = static_cast<double>(w.grad_tensor_count());
-  const double compute = 2 * layers + (s.overlap_next_forward ? 0 : 1);
-  double messages = s.grouping == Grouping::single ? std::min(1.0, tensors) : tensors;
-  if (s.partition_bytes > 0) messages += static_cast<double>(w.grad_bytes()) / s.partition_bytes;
+  const double micro_batches = std::max(1, w.accumulation_steps);
+  const double compute = 2 * layers * micro_batches + (s.overlap_next_forward ? 0 : 1);
+  const bool wrapped = s.sharding == Sharding::parameters || s.grouping == Grouping::unit;
+  const double units = wrapped ? static_cast<double>(wrap_units(w).size()) : 0;
+  double messages = s.grouping == Grouping::single ? std::min(1.0, tensors) : s.grouping == Grouping::unit ? units : tensors;
+  // A bucket closes once it holds its cap: at most one more bucket than the caps the bytes fill.
+  const double cap = std::min(s.bucket_bytes, s.first_bucket_bytes);
+  if (s.grouping == Grouping::bucket && cap > 0)
+    messages = std::min(messages, std::floor(static_cast<double>(w.grad_bytes()) / cap) + 1);
+  // Sharded methods send their units or buckets whole.
+  if (s.partition_bytes > 0 && s.sharding == Sharding::none) messages += static_cast<double>(w.grad_bytes()) / s.partition_bytes;
   double comm = 0;
-  if (s.aggregation == Aggregation::parameter_server) comm = 2 * messages;
-  else if (c.gpus() > 1) comm = s.aggregation == Aggregation::root_reduce ? 2 : messages;
+  if (s.sharding != Sharding::none) {
+    // Per micro-batch: each unit gathered twice (ZeRO-3, FSDP), each message reduced (and
+    // all-reduced on the rails); after the step, each message's parameters gathered (ZeRO-1, -2).
+    if (c.gpus() > 1) comm = micro_batches * (2 * units + 2 * messages) + messages;
+  } else if (s.aggregation == Aggregation::parameter_server) {
+    comm = 2 * messages;
+  } else if (c.gpus() > 1) {
+    comm = s.aggregation == Aggregation::root_reduce ? 2 : messages;
+  }
   WorkEstimate e;
   e.tasks = iterations * (compute + comm);
   e.memory_bytes = kBytesPerTask * e.tasks;

@@ -75,8 +75,13 @@ TEST(MemoryFit, EveryShippedTrainingScenarioFits) {
     if (entry.path().extension() != ".yaml") continue;
     const Scenario s = load_scenario(entry.path().string());
     if (s.model.name.empty()) continue;  // a cluster alone (for collectives)
-    const MemoryFit fit = memory_fit(s, build_workload(s).workload);
-    EXPECT_TRUE(fit.fits()) << entry.path() << ": " << memory_summary(fit);
+    // A sharded method's state depends on the method and the GPU count: every one of them.
+    const Workload w = build_workload(s).workload;
+    for (const auto& m : s.methods)
+      for (int g : s.gpus) {
+        const MemoryFit fit = memory_fit(s, w, state_sharding(strategy_for(s, m), sized_for(s.cluster, g)));
+        EXPECT_TRUE(fit.fits()) << entry.path() << " " << m << " x " << g << ": " << memory_summary(fit);
+      }
     ++scenarios;
   }
   EXPECT_GT(scenarios, 10);

@@ -28,7 +28,8 @@ void check(ncclResult_t r, const char* what) {
 
 class NcclTransport : public Transport {
  public:
-  explicit NcclTransport(const TransportSetup& setup) : timeout_(setup.timeout) {
+  explicit NcclTransport(const TransportSetup& setup)
+      : timeout_(setup.timeout), rank_(setup.rank), ranks_(setup.world) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
       throw std::invalid_argument("the nccl transport needs a GPU, and this host shows none");
@@ -108,7 +109,15 @@ class NcclTransport : public Transport {
       check(ncclReduce(buffer_, buffer_, count, ncclFloat, ncclSum, 0, comm_handle_, comm_), "ncclReduce");
     else if (op == CommOp::broadcast)
       check(ncclBroadcast(buffer_, buffer_, count, ncclFloat, 0, comm_handle_, comm_), "ncclBroadcast");
-    else
+    else if (op == CommOp::all_gather || op == CommOp::reduce_scatter) {
+      // In place, as FSDP runs them: each rank's shard is its slice of the whole array.
+      const std::size_t shard = std::max<std::size_t>(1, count / static_cast<std::size_t>(ranks_));
+      float* own = reinterpret_cast<float*>(buffer_) + shard * static_cast<std::size_t>(rank_);
+      if (op == CommOp::all_gather)
+        check(ncclAllGather(own, buffer_, shard, ncclFloat, comm_handle_, comm_), "ncclAllGather");
+      else
+        check(ncclReduceScatter(buffer_, own, shard, ncclFloat, ncclSum, comm_handle_, comm_), "ncclReduceScatter");
+    } else
       throw std::invalid_argument("NCCL has no collective for " + to_string(op));
     check(cudaEventRecord(comm_end_, comm_), "cudaEventRecord");
     wait(comm_end_, to_string(op).c_str());
@@ -193,6 +202,8 @@ class NcclTransport : public Transport {
   }
 
   std::chrono::milliseconds timeout_;
+  int rank_ = 0;
+  int ranks_ = 1;
   int device_ = 0;
   cudaStream_t compute_ = nullptr, comm_ = nullptr;
   cudaEvent_t epoch_ = nullptr, compute_start_ = nullptr, compute_end_ = nullptr, comm_start_ = nullptr,

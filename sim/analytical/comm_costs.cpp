@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/collectives/group_collectives.h"
 #include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 
@@ -13,7 +14,9 @@ namespace scalecast {
 
 double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task& t) {
   double base = 0;
-  if (t.op == CommOp::allreduce) {
+  if (t.op == CommOp::all_gather || t.op == CommOp::reduce_scatter || t.group != CommGroup::all) {
+    base = collectives::group_collective_s(l, t.op, t.group, t.bytes, st.algorithm);
+  } else if (t.op == CommOp::allreduce) {
     if (!t.algorithm) throw std::invalid_argument("all-reduce task " + std::to_string(t.id) + " has no algorithm");
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else if (l.nccl) {

@@ -7,7 +7,8 @@
 
 namespace scalecast {
 
-// Time of an all-reduce, reduce or broadcast task running alone, per-call overheads included.
+// Time of a collective task (all-reduce, all-gather, reduce-scatter, reduce or broadcast) running
+// alone, per-call overheads included.
 double collective_task_s(const LinkCapacities& links, const Strategy& strategy, const Task& task);
 
 // How each push or pull loads the links of the parameter-server path, in multiples of the

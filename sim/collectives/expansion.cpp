@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/collectives/group_collectives.h"
 #include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/node_ring.h"
 #include "sim/collectives/pipelined_chain.h"
@@ -84,7 +85,11 @@ Expansion expand(const Schedule& s, const Task& t) {
   if (t.kind != TaskKind::comm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " is not a communication task");
   const Cluster& c = s.cluster;
   switch (t.op) {
-    case CommOp::allreduce: return replayed_allreduce(s, t).expand(c.nodes, c.gpus_per_node, t.bytes);
+    case CommOp::all_gather:
+    case CommOp::reduce_scatter: return expand_group_collective(c.nodes, c.gpus_per_node, t.op, t.group, t.bytes);
+    case CommOp::allreduce:
+      if (t.group != CommGroup::all) return expand_group_collective(c.nodes, c.gpus_per_node, t.op, t.group, t.bytes);
+      return replayed_allreduce(s, t).expand(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
       TransferStages st = transfer_stages(s, t);
@@ -103,7 +108,11 @@ double transfer_count(const Schedule& s, const Task& t) {
   const Cluster& c = s.cluster;
   const double p = c.gpus(), g = c.gpus_per_node;
   switch (t.op) {
-    case CommOp::allreduce: return replayed_allreduce(s, t).transfers(c.nodes, c.gpus_per_node, t.bytes);
+    case CommOp::all_gather:
+    case CommOp::reduce_scatter: return group_transfer_count(c.nodes, c.gpus_per_node, t.op, t.group);
+    case CommOp::allreduce:
+      if (t.group != CommGroup::all) return group_transfer_count(c.nodes, c.gpus_per_node, t.op, t.group);
+      return replayed_allreduce(s, t).transfers(c.nodes, c.gpus_per_node, t.bytes);
     case CommOp::push:
     case CommOp::pull: {
       // Every GPU talks to the server (with a node-local reduce, a shard each), unless it hosts

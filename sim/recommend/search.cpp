@@ -91,18 +91,26 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         auto [it, added] = workload_index.emplace(wkey, out.workloads.size());
         if (added) out.workloads.push_back(build_workload(v.scenario));
         v.workload = it->second;
-        v.memory = memory_fit(v.scenario, out.workloads[v.workload].workload);
-        // Left out only where the estimate's interval lies wholly over the GPU's memory.
-        if (!v.memory.fits()) {
-          out.skipped_memory += gpus.size();
-          out.largest_skipped = memory_summary(v.memory) + " (" + v.memory.gpu + "; would fit with " +
-                                memory_knobs(v.scenario, out.workloads[v.workload].workload) + ")";
-          continue;
+        // Left out only where the estimate's interval lies wholly over the GPU's memory; a sharded
+        // method's estimate depends on the GPU count.
+        const Workload& workload = out.workloads[v.workload].workload;
+        const Strategy strategy = strategy_for(v.scenario, method);
+        for (int g : gpus) {
+          const StateSharding sharding = state_sharding(strategy, sized_for(v.scenario.cluster, g));
+          MemoryFit fit = memory_fit(v.scenario, workload, sharding);
+          if (!fit.fits()) {
+            ++out.skipped_memory;
+            out.largest_skipped = memory_summary(fit) + " (" + fit.gpu + ", " + method + " on " + std::to_string(g) +
+                                  " GPUs; would fit with " + memory_knobs(v.scenario, workload, sharding) + ")";
+            continue;
+          }
+          if (fit.needed_bytes() > fit.available_bytes) {
+            ++out.warned_memory;
+            out.example_warned = memory_warning(fit);
+          }
+          v.memory.emplace(g, std::move(fit));
         }
-        if (v.memory.needed_bytes() > v.memory.available_bytes) {
-          out.warned_memory += gpus.size();
-          out.example_warned = memory_warning(v.memory);
-        }
+        if (v.memory.empty()) continue;
         if (out.base.prices.given) out.base.prices.gpu_price(v.scenario.compute.gpu);
         out.variants.push_back(std::move(v));
         if (out.variants.size() * gpus.size() > kMaxConfigurations)
@@ -113,7 +121,8 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
     }
   }
   for (std::size_t v = 0; v < out.variants.size(); ++v)
-    for (int g : gpus) out.configurations.emplace_back(v, g);
+    for (int g : gpus)
+      if (out.variants[v].memory.count(g)) out.configurations.emplace_back(v, g);
   return out;
 }
 
@@ -127,7 +136,7 @@ Outcome priced(const Search& search, std::size_t index, PredictionRow row) {
   o.variant = vi;
   o.row = std::move(row);
   o.row.settings = v.settings;
-  o.row.memory = v.memory;
+  o.row.memory = v.memory.at(gpus);
   const Strategy strategy = strategy_for(v.scenario, v.method);
   const Cluster& c = v.scenario.cluster;
   if (strategy.aggregation == Aggregation::parameter_server && c.ps.placement == Placement::dedicated &&

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,7 +36,7 @@ struct Variant {
   std::string network;                    // the option's name ("" for the scenario's own)
   double node_hour = 0;                   // the network option's price per node-hour
   std::vector<std::pair<std::string, std::string>> settings;  // knob and swept keys, in order
-  MemoryFit memory;
+  std::map<int, MemoryFit> memory;        // per GPU count that fits
   std::size_t workload = 0;               // index into Search::workloads
 };
 

@@ -23,7 +23,7 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 bool reducible(const Schedule& s, const Task& t) {
-  return t.op == CommOp::allreduce && collectives::replayed_allreduce(s, t).node_symmetric;
+  return t.op == CommOp::allreduce && t.group == CommGroup::all && collectives::replayed_allreduce(s, t).node_symmetric;
 }
 
 }  // namespace

@@ -114,7 +114,8 @@ std::vector<std::string> violations(const PredictionRun& run, const Workload& w)
   if (r.iteration_s < r.compute_s * (1 - tolerance))
     bad("iteration " + std::to_string(r.iteration_s) + " s is shorter than one GPU's compute " +
         std::to_string(r.compute_s) + " s");
-  const double single = w.batch_per_gpu / w.compute_s();
+  // A GPU's own compute in this run (a sharded method steps on its shard of the state only).
+  const double single = w.samples_per_step() / r.compute_s;
   if (r.throughput > r.gpus * single * (1 + tolerance))
     bad("throughput " + std::to_string(r.throughput) + " exceeds " + std::to_string(r.gpus) + " GPUs x " +
         std::to_string(single));

@@ -24,7 +24,7 @@ bool uncontended_single_ring(const Schedule& s) {
   if (!(c.gpus_per_node == 1 || c.nodes == 1) || c.topology.crosses_spine(c.nodes)) return false;
   if (c.fabric.bridge_bandwidth > 0) return false;
   for (const Task& t : s.tasks)
-    if (t.kind == TaskKind::comm && std::string(t.algorithm->name) != "ring") return false;
+    if (t.kind == TaskKind::comm && (t.op != CommOp::allreduce || std::string(t.algorithm->name) != "ring")) return false;
   return true;
 }
 

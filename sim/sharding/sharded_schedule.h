@@ -1,0 +1,16 @@
+// The schedule of sharded data parallel (ZeRO-1/2/3, FSDP): per-unit all-gathers of parameters
+// ahead of the compute that needs them, reduce-scatters of gradients, the step on the shard.
+#pragma once
+
+#include "sim/schedule.h"
+#include "sim/schedule_builder.h"
+#include "sim/workload.h"
+
+namespace scalecast {
+
+// Fills `out` (its header already set by build_schedule) for a strategy whose sharding is not
+// none; `cluster` is sized for the run.
+void build_sharded_tasks(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
+                         const ScheduleShape& shape, Schedule& out);
+
+}  // namespace scalecast
