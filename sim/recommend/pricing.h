@@ -21,8 +21,9 @@ struct GpuPrice {
 // `path`: the scenario file, which `missing` names.
 GpuPrice gpu_price(const std::string& path, const Prices& prices, const std::string& gpu);
 
-// "1.79 USD per GPU-hour: Lambda per-GPU listing (instance not named), on-demand, price date
-// 2024-09-05, source cloud-gpus-json" or "1.03 USD per GPU-hour: the scenario's prices.gpu_hour".
+// "1.79 USD per GPU-hour: price catalog, Lambda per-GPU listing (instance not named), on-demand,
+// price date 2024-09-05, source cloud-gpus-json" or "1.03 USD per GPU-hour: the scenario's
+// prices.gpu_hour".
 std::string describe(const GpuPrice& price, const std::string& currency);
 
 }  // namespace scalecast::recommend

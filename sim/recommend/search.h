@@ -36,7 +36,7 @@ struct Variant {
   Scenario scenario;
   std::string method;
   std::string network;                    // the option's name ("" for the scenario's own)
-  double node_hour = 0;                   // the network option's price per node-hour (0: unpriced)
+  double node_hour = 0;                   // the network option's price per node-hour (0: none given)
   std::vector<std::pair<std::string, std::string>> settings;  // knob and swept keys, in order
   MemoryFit memory;
   std::size_t workload = 0;               // index into Search::workloads
