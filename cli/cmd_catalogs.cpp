@@ -1,5 +1,5 @@
-// `scalecast models`, `gpus`, `nics`, `methods`, `mechanisms` and `backends`: what the zoo, the
-// catalogs, the strategy presets, the switchable mechanisms and the backend registry hold.
+// `scalecast models`, `gpus`, `nics`, `prices`, `methods`, `mechanisms` and `backends`: what the
+// zoo, the catalogs, the strategy presets, the switchable mechanisms and the backend registry hold.
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
@@ -10,6 +10,7 @@
 #include "sim/gpu_catalog.h"
 #include "sim/mechanisms.h"
 #include "sim/nic_catalog.h"
+#include "sim/price_catalog.h"
 #include "sim/report/text_table.h"
 #include "sim/strategy.h"
 #include "sim/units.h"
@@ -103,6 +104,23 @@ int nics(const std::vector<std::string>& args) {
   });
 }
 
+int prices(const std::vector<std::string>& args) {
+  return no_options("prices", args, [] {
+    TextTable t({"provider", "instance", "gpu", "gpus", "pricing", "price", "price_date", "region", "nic", "source",
+                 "network"},
+                {"", "", "", "per instance", "", "USD/GPU-hour", "", "", "", "", ""});
+    for (const auto& e : price_catalog())
+      t.add_row({e.provider, e.instance, e.gpu, std::to_string(e.gpus), to_string(e.pricing),
+                 fmt::format("{:.4f}", e.usd_per_gpu_hour), e.price_date, e.region, e.nic.empty() ? "-" : e.nic,
+                 e.source, e.network.empty() ? "-" : e.network});
+    t.write(std::cout);
+    std::cout << "Each price holds on its price_date (undated: SkyPilot's AWS catalog snapshot); copied from\n"
+                 "validation/data/prices/prices.csv, whose README.md names each source.\n"
+                 "recommend prices a GPU the scenario's prices.gpu_hour leaves out by each provider's newest\n"
+                 "price of prices.pricing (default on-demand; prices.provider keeps one), then the cheapest.\n";
+  });
+}
+
 int methods(const std::vector<std::string>& args) {
   return no_options("methods", args, [] {
     for (const auto& p : list_presets()) std::cout << p.name << "\n    " << p.description << '\n';
@@ -128,6 +146,7 @@ int backends(const std::vector<std::string>& args) {
 const Registration reg_models{"models", "list the model zoo", models};
 const Registration reg_gpus{"gpus", "list the GPU catalog", gpus};
 const Registration reg_nics{"nics", "list the NIC catalog", nics};
+const Registration reg_prices{"prices", "list the price catalog (USD per GPU-hour, dated)", prices};
 const Registration reg_methods{"methods", "list the communication strategy presets", methods};
 const Registration reg_mechanisms{"mechanisms", "list the mechanisms a scenario can switch off", mechanisms};
 const Registration reg_backends{"backends", "list the prediction backends", backends};

@@ -27,8 +27,12 @@ methods, each method's knobs as scenario key paths with values to try, keys swep
 configuration) and ranks every configuration that fits in GPU memory by the objective:
   throughput  the most samples/s
   time        the shortest time to train search.samples (same order, in hours)
-  cost        the lowest price per million samples, from `prices:` (gpu_hour, by GPU or '*';
-              the network's node_hour per node; server_hour per dedicated parameter server)
+  cost        the lowest price per million samples: per GPU-hour the scenario's prices.gpu_hour
+              (by GPU or '*'), else the price catalog's (`scalecast prices`: each provider's
+              newest price of prices.pricing, default on-demand, then the cheapest; prices.provider
+              keeps one provider); the network's node_hour per node; prices.server_hour per
+              dedicated parameter server. A price missing is refused (objective cost, --plot, or a
+              prices: section), else the search is unpriced and stderr says what lacks a price.
 Predictions are analytical; every core works. Example section: scenarios/whatif-a100-25gbe.yaml.)";
 
 double parse_samples(const std::string& text) {
@@ -88,22 +92,22 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       request.objective_set = true;
     }
     if (!samples.empty()) request.samples = parse_samples(samples);
+    request.needs_prices = !plot.empty();
     const auto wall0 = std::chrono::steady_clock::now();
     const std::clock_t cpu0 = std::clock();
-    const recommend::Search search = recommend::plan_search(scenario_path, request);
-    // The plot is drawn after the outputs are written: a folder it cannot go to is refused first.
+    // The plot is drawn after the outputs are written: a folder it cannot go to is refused first,
+    // before the search is planned (and refused for a price it lacks).
     if (const auto folder = std::filesystem::path(plot).parent_path(); !plot.empty() && !folder.empty()) {
       std::error_code ec;
       if (!std::filesystem::is_directory(folder, ec))
         throw OutputError("--plot " + plot + ": expected a file in an existing folder, got no folder " + folder.string());
     }
-    if (!plot.empty() && !search.base.prices.given)
-      throw InputError(scenario_path + ": prices: expected a price list to plot cost against throughput, got none",
-                       true);
+    const recommend::Search search = recommend::plan_search(scenario_path, request);
     if (search.configurations.empty())
       throw InputError(scenario_path + ": search: no configuration fits in GPU memory (one needs " +
                            search.largest_skipped + ")",
                        true);
+    if (!search.priced) std::cerr << "recommend: not priced: " << search.unpriced << "\n";
     std::cerr << "recommend: " << search.configurations.size() << " configurations (" << search.variants.size()
               << " scenarios x GPU counts)\n";
     auto last = std::chrono::steady_clock::now();
@@ -152,13 +156,9 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
           << search.example_warned << ")";
       o << "\nobjective  " << to_string(search.objective);
       if (search.samples > 0) o << fmt::format(", training run of {:g} {}", search.samples, ranked[0].row.sample_unit);
-      if (s.prices.given) {
-        o << "; prices in " << s.prices.currency << " per hour: GPU";
-        for (const auto& [gpu, price] : s.prices.gpu_hour) o << fmt::format(" {} {:g}", gpu, price);
-        for (const auto& n : s.search.networks) o << fmt::format(", {} {:g} per node", n.name, n.node_hour);
-        if (s.prices.server_hour > 0) o << fmt::format(", server {:g}", s.prices.server_hour);
-      }
-      o << "\n\n";
+      o << "\n";
+      write_recommend_prices(o, search);
+      o << "\n";
       write_recommend_table(o, search, ranked, static_cast<std::size_t>(top));
       write_recommend_summary(o, search, ranked);
     });

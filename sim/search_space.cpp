@@ -24,12 +24,6 @@ std::string to_string(Objective o) {
   return "?";
 }
 
-double Prices::gpu_price(const std::string& gpu) const {
-  if (auto it = gpu_hour.find(gpu); it != gpu_hour.end()) return it->second;
-  if (auto it = gpu_hour.find("*"); it != gpu_hour.end()) return it->second;
-  throw std::invalid_argument("prices.gpu_hour: no price for GPU '" + gpu + "' (give one, or '*')");
-}
-
 namespace {
 
 // A list of scalars, each as text (a single scalar is a list of one).
@@ -58,24 +52,28 @@ NetworkOption read_network_option(const YamlReader& n) {
   for (const auto& [key, value] : n.require("set").entries("a map of scenario key paths to values"))
     o.sets.push_back({key.string() + "=" + value.string(), value.where()});
   if (auto v = n.optional("node_hour")) o.node_hour = v->number(ranges::price());
+  o.node_hour_key = n.where() + " " + n.key_path() + ".node_hour";
   return o;
 }
 
 }  // namespace
 
 Prices read_prices(const YamlReader& p) {
-  p.check_keys({"currency", "gpu_hour", "server_hour"});
+  p.check_keys({"currency", "gpu_hour", "server_hour", "provider", "pricing"});
   Prices out;
   out.given = true;
   if (auto v = p.optional("currency")) out.currency = v->string();
-  const YamlReader gpu = p.require("gpu_hour");
-  if (gpu.is_scalar()) {
-    out.gpu_hour["*"] = gpu.number(ranges::price());
-  } else {
-    for (const auto& [key, value] : gpu.entries("a price, or a map of GPU (or '*') to price"))
+  // The catalog's prices are in USD: in another currency the section prices the GPUs itself.
+  const std::optional<YamlReader> gpu = out.currency == "USD" ? p.optional("gpu_hour") : p.require("gpu_hour");
+  if (gpu && gpu->is_scalar()) {
+    out.gpu_hour["*"] = gpu->number(ranges::price());
+  } else if (gpu) {
+    for (const auto& [key, value] : gpu->entries("a price, or a map of GPU (or '*') to price"))
       out.gpu_hour[key.string()] = value.number(ranges::price());
   }
   if (auto v = p.optional("server_hour")) out.server_hour = v->number(ranges::price());
+  if (auto v = p.optional("provider")) out.provider = v->choice("a provider of the price catalog", price_providers());
+  if (auto v = p.optional("pricing")) out.pricing = parse_pricing(v->choice("a pricing", pricing_names()));
   return out;
 }
 

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/price_catalog.h"
 #include "sim/sweep.h"
 
 namespace scalecast {
@@ -22,21 +24,23 @@ Objective parse_objective(const std::string& text);  // throws std::invalid_argu
 std::string to_string(Objective o);
 
 // Prices per hour, in one currency: of a GPU (its share of the server: CPU, memory, fabric), of
-// a node's NIC class (per network option), and of a dedicated parameter-server machine.
+// a node's NIC class (per network option), and of a dedicated parameter-server machine. A GPU
+// the section does not price is priced from the price catalog (sim/price_catalog.h).
 struct Prices {
-  bool given = false;
+  bool given = false;                       // the scenario has a prices: section
   std::string currency = "USD";
   std::map<std::string, double> gpu_hour;  // by catalog GPU ("*": any GPU not named)
-  double server_hour = 0;                   // a dedicated server machine, without its NIC
-  // Throws std::invalid_argument when the price list names neither the GPU nor "*".
-  double gpu_price(const std::string& gpu) const;
+  std::optional<double> server_hour;        // a dedicated server machine, without its NIC
+  std::string provider;                     // catalog prices of this provider only ("": any)
+  Pricing pricing = Pricing::on_demand;     // which catalog prices
 };
 
 // One network a buyer could buy: the scenario keys it sets and its price per node-hour.
 struct NetworkOption {
   std::string name;
   std::vector<ScenarioOverride> sets;  // cluster.network.* and the like, origin: its file line
-  double node_hour = 0;
+  std::optional<double> node_hour;
+  std::string node_hour_key;           // "FILE:LINE: search.networks[1].node_hour", for errors
 };
 
 struct SearchSpace {

@@ -64,8 +64,11 @@ if command -v gnuplot >/dev/null; then
   check "recommend plot" 0 "^PNG$" -- bash -c "'$bin' recommend '$bert' --plot '$tmp/front.png' >/dev/null 2>&1 && head -c 4 '$tmp/front.png' | tail -c 3"
 fi
 check "recommend bad objective" 2 "unknown objective 'fast'" -- "$bin" recommend "$bert" --objective fast
-check "recommend cost needs prices" 2 "prices: expected a price list" -- "$bin" recommend "$scen" --objective cost
-check "recommend plot needs prices" 2 "prices: expected a price list to plot" -- "$bin" recommend "$scen" --plot "$tmp/x.png"
+check "recommend cost needs prices" 2 "prices.gpu_hour.v100-pcie: expected a price per GPU-hour" -- "$bin" recommend "$scen" --objective cost
+check "recommend plot needs prices" 2 "prices.gpu_hour.v100-pcie: expected a price per GPU-hour" -- "$bin" recommend "$scen" --plot "$tmp/x.png"
+check "recommend prices a catalog GPU, dated" 0 "^prices +GPU h100 [0-9.]+ USD per GPU-hour: price catalog, .*, on-demand, price date (undated|20[0-9-]+), source " -- "$bin" recommend "$src/scenarios/whatif-bert-large-1024-h100.yaml"
+check "recommend names a dedicated server's price" 0 "dedicated server 8.22 USD per hour" -- "$bin" recommend "$bert"
+check "prices lists the catalog with units" 0 "USD/GPU-hour" -- "$bin" prices
 check "recommend without a search section" 0 "^1 +(mgwfbp|wfbp-ps) +32" -- "$bin" recommend "$scen"
 # collective: nccl-tests' table for every operation, --compare against a measured output, errors.
 h100=$src/scenarios/cluster-h100-ndr.yaml

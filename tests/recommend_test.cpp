@@ -1,10 +1,12 @@
 // recommend's search: the space expands to every network x method x knob value x GPU count,
-// what does not fit in memory is left out, prices follow the stated formula, the ranking and the
-// Pareto front are as defined, and the result is the same on one thread or several.
+// what does not fit in memory is left out, prices follow the stated formula (the scenario's, else
+// the price catalog's; nothing priced at zero unsaid), the ranking and the Pareto front are as
+// defined, and the result is the same on one thread or several.
 #include <gtest/gtest.h>
 
 #include "sim/analytical/analytical_backend.h"
 #include "sim/input_error.h"
+#include "sim/price_catalog.h"
 #include "sim/recommend/search.h"
 #include "tests/fixtures.h"
 
@@ -155,6 +157,101 @@ TEST(Recommend, CostNeedsPricesAndTimeNeedsSamples) {
   Fixture g(no_samples);
   r.objective = Objective::time;
   EXPECT_THROW(plan_search(g.path, r), InputError);
+}
+
+// kScenario with `from` replaced by `to` (each must occur).
+std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits) {
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+// The search on A100s, colocated servers, with the prices: section given.
+std::string on_a100(const std::string& prices) {
+  return edited(kScenario, {{"{type: v100-pcie}", "{type: a100}"},
+                            {"{placement: dedicated}", "{placement: colocated}"},
+                            {"prices:\n  currency: EUR\n  gpu_hour: {v100-pcie: 2.0, \"*\": 9.0}\n  server_hour: 0.5\n",
+                             prices}});
+}
+
+std::string message_of(const std::string& path, const SearchRequest& r = {}) {
+  try {
+    plan_search(path, r);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(Recommend, AKnownGpuIsPricedFromTheCatalogWithItsSourceAndDate) {
+  Fixture f(on_a100(""));
+  SearchRequest r;
+  r.gpus = {8};
+  r.methods = {"bsp-allreduce"};
+  const Search s = plan_search(f.path, r);
+  ASSERT_TRUE(s.priced) << s.unpriced;
+  const GpuPrice& price = s.gpu_prices.at("a100");
+  ASSERT_EQ(price.entry, catalog_price("a100", Pricing::on_demand));
+  EXPECT_EQ(price.per_hour, price.entry->usd_per_gpu_hour);
+  const std::string said = describe(price, "USD");
+  EXPECT_NE(said.find("price date " + price.entry->price_date), std::string::npos) << said;
+  EXPECT_NE(said.find("source " + price.entry->source), std::string::npos) << said;
+  for (const Outcome& o : run_search(s, 1))
+    EXPECT_DOUBLE_EQ(o.price_per_hour, 8 * price.per_hour + 2 * s.variants[o.variant].node_hour);
+}
+
+TEST(Recommend, TheScenarioProviderAndPricingChooseTheCatalogEntry) {
+  Fixture f(on_a100("prices: {provider: Google Cloud, pricing: spot}\n"));
+  const Search s = plan_search(f.path, {});
+  ASSERT_TRUE(s.priced) << s.unpriced;
+  const PriceEntry* entry = s.gpu_prices.at("a100").entry;
+  ASSERT_EQ(entry, catalog_price("a100", Pricing::spot, "Google Cloud"));
+  EXPECT_EQ(entry->instance, "a2-ultragpu-8g");
+}
+
+TEST(Recommend, AScenarioPriceOverridesTheCatalog) {
+  Fixture f(on_a100("prices: {gpu_hour: {a100: 0.25}}\n"));
+  const Search s = plan_search(f.path, {});
+  ASSERT_TRUE(s.priced) << s.unpriced;
+  EXPECT_EQ(s.gpu_prices.at("a100").per_hour, 0.25);
+  EXPECT_EQ(s.gpu_prices.at("a100").entry, nullptr);
+  EXPECT_NE(describe(s.gpu_prices.at("a100"), "USD").find("the scenario's prices.gpu_hour"), std::string::npos);
+}
+
+TEST(Recommend, ADedicatedServerWithoutAPriceIsRefusedNamingTheKey) {
+  Fixture f(edited(kScenario, {{"  server_hour: 0.5\n", ""}}));
+  const std::string said = message_of(f.path);
+  EXPECT_NE(said.find("s.yaml: prices.server_hour: expected the price per hour of a dedicated parameter-server"),
+            std::string::npos)
+      << said;
+  // Without a prices: section and not ranked by cost, the search runs unpriced and says why.
+  Fixture g(edited(on_a100(""), {{"{placement: colocated}", "{placement: dedicated}"}, {"objective: cost", "objective: throughput"}}));
+  const Search s = plan_search(g.path, {});
+  EXPECT_FALSE(s.priced);
+  EXPECT_NE(s.unpriced.find("prices.server_hour"), std::string::npos) << s.unpriced;
+  for (const Outcome& o : run_search(s, 1)) EXPECT_EQ(o.price_per_hour, 0);
+  SearchRequest plot;
+  plot.needs_prices = true;
+  EXPECT_NE(message_of(g.path, plot).find("prices.server_hour"), std::string::npos);
+}
+
+TEST(Recommend, ANetworkWithoutANodePriceIsRefusedNamingItsLine) {
+  Fixture f(edited(kScenario, {{"      node_hour: 0.3\n", ""}}));
+  const std::string said = message_of(f.path);
+  EXPECT_NE(said.find("s.yaml:24: search.networks[1].node_hour: expected the price per node-hour of network 'fast'"),
+            std::string::npos)
+      << said;
+}
+
+TEST(Recommend, ACatalogPriceNeedsTheCatalogsCurrency) {
+  Fixture f(on_a100("prices: {currency: EUR, gpu_hour: {h100: 2}}\n"));
+  const std::string said = message_of(f.path);
+  EXPECT_NE(said.find("s.yaml: prices.gpu_hour.a100: expected a price per GPU-hour in EUR (the price catalog's are in USD)"),
+            std::string::npos)
+      << said;
 }
 
 }  // namespace

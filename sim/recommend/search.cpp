@@ -41,7 +41,44 @@ std::string workload_key(const std::vector<ScenarioOverride>& overrides) {
   return key;
 }
 
+// Prices every GPU of the search into out.gpu_prices and returns the first price a configuration
+// lacks (its GPU's, its network option's, its dedicated servers'), as the error naming the key
+// to set; "" when none lacks one.
+std::string missing_price(Search& out, const std::string& path, const std::vector<NetworkOption>& networks) {
+  const Prices& prices = out.base.prices;
+  for (const Variant& v : out.variants) {
+    const std::string& gpu = v.scenario.compute.gpu;
+    if (out.gpu_prices.contains(gpu)) continue;
+    const GpuPrice price = gpu_price(path, prices, gpu);
+    if (!price.missing.empty()) return price.missing;
+    out.gpu_prices.emplace(gpu, price);
+  }
+  for (const NetworkOption& n : networks)
+    if (!n.node_hour)
+      return n.node_hour_key + ": expected the price per node-hour of network '" + n.name +
+             "' (its NICs, switch ports and cables; 0 where the GPU price covers them), got none";
+  if (prices.server_hour) return "";
+  for (const auto& [vi, gpus] : out.configurations) {
+    const Variant& v = out.variants[vi];
+    const int nodes = nodes_for(v.scenario.cluster, gpus);
+    if (const int servers = dedicated_servers(v, nodes, gpus); servers > 0)
+      return path + ": prices.server_hour: expected the price per hour of a dedicated parameter-server machine, " +
+             "without its NIC (" + v.method + " at " + std::to_string(gpus) + " GPUs runs " + std::to_string(servers) +
+             " servers on machines of their own, and the price catalog has no CPU-only instance), got none";
+  }
+  return "";
+}
+
 }  // namespace
+
+int dedicated_servers(const Variant& v, int nodes, int gpus) {
+  const Strategy strategy = strategy_for(v.scenario, v.method);
+  const Cluster& c = v.scenario.cluster;
+  if (strategy.aggregation != Aggregation::parameter_server || c.ps.placement != Placement::dedicated ||
+      (strategy.node_local_reduce && nodes == 1))
+    return 0;
+  return c.ps.count(nodes, gpus);
+}
 
 Search plan_search(const std::string& path, const SearchRequest& request) {
   Search out;
@@ -50,8 +87,6 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
   const SearchSpace& space = out.base.search;
   out.objective = request.objective_set ? request.objective : space.objective;
   out.samples = request.samples > 0 ? request.samples : space.samples;
-  if (out.objective == Objective::cost && !out.base.prices.given)
-    throw InputError(path + ": prices: expected a price list (prices.gpu_hour) to rank by cost, got none", true);
   if (out.objective == Objective::time && !(out.samples > 0))
     throw InputError(path + ": search.samples: expected the samples a training run processes to rank by time, got none", true);
   const std::vector<std::string> methods =
@@ -61,7 +96,7 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
     throw InputError(path + ": methods: expected the methods to search (methods, search.methods or --method), got none", true);
   for (const auto& m : methods) make_preset(m);
   std::vector<NetworkOption> networks = space.networks;
-  if (networks.empty()) networks.push_back({"", {}, 0});
+  if (networks.empty()) networks.push_back({.name = "", .sets = {}, .node_hour = 0.0, .node_hour_key = ""});
   std::vector<SweepAxis> sweep = space.sweep;
   sweep.insert(sweep.end(), request.sweep.begin(), request.sweep.end());
 
@@ -82,7 +117,7 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         for (int g : gpus) nodes_for(v.scenario.cluster, g);
         v.method = method;
         v.network = network.name;
-        v.node_hour = network.node_hour;
+        v.node_hour = network.node_hour.value_or(0);
         for (const auto& o : combination) {
           const std::string key = key_of(o.assignment);
           v.settings.emplace_back(key, o.assignment.substr(key.size() + 1));
@@ -111,7 +146,6 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
           v.memory.emplace(g, std::move(fit));
         }
         if (v.memory.empty()) continue;
-        if (out.base.prices.given) out.base.prices.gpu_price(v.scenario.compute.gpu);
         out.variants.push_back(std::move(v));
         if (out.variants.size() * gpus.size() > kMaxConfigurations)
           throw InputError(path + ": search: expected at most " + std::to_string(kMaxConfigurations) +
@@ -123,6 +157,11 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
   for (std::size_t v = 0; v < out.variants.size(); ++v)
     for (int g : gpus)
       if (out.variants[v].memory.count(g)) out.configurations.emplace_back(v, g);
+  out.unpriced = missing_price(out, path, networks);
+  out.priced = out.unpriced.empty();
+  if (!out.priced && (out.objective == Objective::cost || request.needs_prices || out.base.prices.given))
+    throw InputError(out.unpriced, true);
+  if (!out.priced) out.gpu_prices.clear();
   return out;
 }
 
@@ -137,15 +176,10 @@ Outcome priced(const Search& search, std::size_t index, PredictionRow row) {
   o.row = std::move(row);
   o.row.settings = v.settings;
   o.row.memory = v.memory.at(gpus);
-  const Strategy strategy = strategy_for(v.scenario, v.method);
-  const Cluster& c = v.scenario.cluster;
-  if (strategy.aggregation == Aggregation::parameter_server && c.ps.placement == Placement::dedicated &&
-      !(strategy.node_local_reduce && o.row.nodes == 1))
-    o.servers = c.ps.count(o.row.nodes, gpus);
-  const Prices& prices = search.base.prices;
-  if (prices.given) {
-    o.price_per_hour = gpus * prices.gpu_price(v.scenario.compute.gpu) + o.row.nodes * v.node_hour +
-                       o.servers * (prices.server_hour + v.node_hour);
+  o.servers = dedicated_servers(v, o.row.nodes, gpus);
+  if (search.priced) {
+    o.price_per_hour = gpus * search.gpu_prices.at(v.scenario.compute.gpu).per_hour + o.row.nodes * v.node_hour +
+                       o.servers * (search.base.prices.server_hour.value_or(0) + v.node_hour);
     o.cost_per_million = o.price_per_hour / (o.row.throughput * 3600) * 1e6;
   }
   if (search.samples > 0) {
@@ -218,7 +252,7 @@ std::vector<Outcome> rank_configurations(const Search& search, std::vector<Predi
   std::vector<Outcome> ranked;
   ranked.reserve(total);
   for (std::size_t i : order) ranked.push_back(std::move(out[i]));
-  if (search.base.prices.given) mark_pareto_front(ranked);
+  if (search.priced) mark_pareto_front(ranked);
   return ranked;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/prediction.h"
+#include "sim/recommend/pricing.h"
 #include "sim/scenario.h"
 
 namespace scalecast::recommend {
@@ -26,6 +27,7 @@ struct SearchRequest {
   Objective objective = Objective::throughput;
   double samples = 0;                     // > 0: replaces search.samples
   int threads = 0;                        // 0: every core
+  bool needs_prices = false;              // refuse an unpriced search whatever the objective
 };
 
 // One scenario of the search: the base scenario with one network option, one method and one
@@ -34,7 +36,7 @@ struct Variant {
   Scenario scenario;
   std::string method;
   std::string network;                    // the option's name ("" for the scenario's own)
-  double node_hour = 0;                   // the network option's price per node-hour
+  double node_hour = 0;                   // the network option's price per node-hour (0: none given)
   std::vector<std::pair<std::string, std::string>> settings;  // knob and swept keys, in order
   std::map<int, MemoryFit> memory;        // per GPU count that fits
   std::size_t workload = 0;               // index into Search::workloads
@@ -44,7 +46,7 @@ struct Variant {
 struct Outcome {
   std::size_t variant = 0;
   PredictionRow row;
-  int servers = 0;                // dedicated parameter-server machines priced
+  int servers = 0;                // dedicated parameter-server machines
   double price_per_hour = 0;      // 0 without prices
   double cost_per_million = 0;    // price per million samples (0 without prices)
   double train_s = 0;             // time to train the search's samples (0: none given)
@@ -63,11 +65,19 @@ struct Search {
   std::string largest_skipped;            // memory summary of one left out, for the message
   std::size_t warned_memory = 0;          // kept, but over the central memory estimate (within its interval)
   std::string example_warned;             // the warning of one of them
+  // Priced when every configuration has a price for all it uses: its GPUs (the scenario's
+  // prices.gpu_hour or the price catalog), its network option's NICs (node_hour) and its
+  // dedicated parameter servers (prices.server_hour). Otherwise `unpriced` says what lacks one.
+  bool priced = false;
+  std::map<std::string, GpuPrice> gpu_prices;  // by GPU, when priced
+  std::string unpriced;                   // the first price missing: the error naming its key
 };
 
 // Reads the space: every variant is read and checked (one clear error naming the file line of
 // the offending value), workloads built once per model and GPU, and variants that do not fit
-// in memory left out. Throws InputError for a bad space or bad values.
+// in memory left out. Throws InputError for a bad space or bad values, and for a price missing
+// where the search needs prices: the objective is cost, `request.needs_prices` (a plot), or
+// the scenario has a prices: section (what it left out is not taken as free).
 Search plan_search(const std::string& scenario_path, const SearchRequest& request);
 
 // Predicts every configuration (analytical backend, `threads` at once), prices and ranks them:
@@ -82,6 +92,10 @@ std::vector<PredictionRow> predict_configurations(const Search& search, const st
                                                  const std::function<void(std::size_t, std::size_t)>& progress = {});
 // ... and the pricing and ranking of one predicted row per configuration (rows[i]: configuration i).
 std::vector<Outcome> rank_configurations(const Search& search, std::vector<PredictionRow> rows);
+
+// Dedicated parameter-server machines a configuration runs: a parameter-server method whose
+// servers have machines of their own (none where a one-node run reduces on its node).
+int dedicated_servers(const Variant& v, int nodes, int gpus);
 
 // Marks the Pareto front among outcomes with a price: no other is both at least as fast and at
 // most as costly per sample, and strictly better in one.

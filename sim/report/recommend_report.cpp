@@ -51,7 +51,7 @@ std::string settings_text(const PredictionRow& row, const std::vector<std::strin
 // The table: one row per outcome given, in the order given, with its rank.
 void table(std::ostream& out, const Search& s, const std::vector<const Outcome*>& rows,
            const std::vector<std::size_t>& ranks, const std::vector<std::string>& keys) {
-  const bool priced = s.base.prices.given, training = s.samples > 0;
+  const bool priced = s.priced, training = s.samples > 0;
   const std::string unit = rows.empty() ? "samples" : rows[0]->row.sample_unit;
   const std::string cur = s.base.prices.currency;
   std::vector<std::string> names = {"rank", "method", "gpus", "nodes", "network", "settings"},
@@ -89,7 +89,39 @@ void table(std::ostream& out, const Search& s, const std::vector<const Outcome*>
   t.write(out);
 }
 
+// Each GPU's price and the catalog entry it comes from (null: the scenario's prices.gpu_hour).
+nlohmann::ordered_json gpu_prices_json(const Search& s) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& [gpu, price] : s.gpu_prices) {
+    nlohmann::ordered_json entry = nullptr;
+    if (const PriceEntry* e = price.entry)
+      entry = {{"provider", e->provider}, {"instance", e->instance}, {"gpus", e->gpus},
+               {"region", e->region},     {"pricing", to_string(e->pricing)}, {"price_date", e->price_date},
+               {"source", e->source}};
+    out.push_back({{"gpu", gpu}, {"per_gpu_hour", price.per_hour}, {"catalog_entry", std::move(entry)}});
+  }
+  return out;
+}
+
 }  // namespace
+
+void write_recommend_prices(std::ostream& out, const Search& s) {
+  if (!s.priced) {
+    out << "prices     none: " << s.unpriced << "\n";
+    return;
+  }
+  const std::string& cur = s.base.prices.currency;
+  const char* lead = "prices     ";
+  for (const auto& [gpu, price] : s.gpu_prices) {
+    out << lead << "GPU " << gpu << " " << recommend::describe(price, cur) << "\n";
+    lead = "           ";
+  }
+  for (const auto& n : s.base.search.networks)
+    out << lead << fmt::format("network {} {:g} {} per node-hour", n.name, n.node_hour.value_or(0), cur) << "\n";
+  if (s.base.prices.server_hour)
+    out << lead << fmt::format("dedicated server {:g} {} per hour (prices.server_hour)", *s.base.prices.server_hour, cur)
+        << "\n";
+}
 
 void write_recommend_table(std::ostream& out, const Search& s, const std::vector<Outcome>& ranked, std::size_t top) {
   const std::size_t n = top == 0 ? ranked.size() : std::min(top, ranked.size());
@@ -124,7 +156,7 @@ void write_recommend_summary(std::ostream& out, const Search& s, const std::vect
   }
   out << "\nbest for each GPU count and network (" << to_string(s.objective) << "):\n";
   table(out, s, rows, ranks, keys);
-  if (!s.base.prices.given) return;
+  if (!s.priced) return;
   std::vector<std::size_t> front;
   for (std::size_t i = 0; i < ranked.size(); ++i)
     if (ranked[i].pareto) front.push_back(i);
@@ -171,7 +203,9 @@ void write_recommend_json(std::ostream& out, const Search& s, const std::vector<
   nlohmann::ordered_json j = {{"scenario", s.base.name},
                               {"objective", to_string(s.objective)},
                               {"samples", s.samples},
-                              {"currency", s.base.prices.given ? s.base.prices.currency : ""},
+                              {"currency", s.priced ? s.base.prices.currency : ""},
+                              {"gpu_prices", gpu_prices_json(s)},
+                              {"unpriced", s.unpriced},
                               {"skipped_out_of_memory", s.skipped_memory},
                               {"skipped_out_of_memory_example", s.largest_skipped},
                               {"memory_warnings", s.warned_memory},

@@ -10,6 +10,9 @@
 
 namespace scalecast {
 
+// The header's prices: each GPU's price per hour and the entry (or scenario key) it comes from
+// with its date, the network options' and a dedicated server's; or what lacks a price.
+void write_recommend_prices(std::ostream& out, const recommend::Search& search);
 // The first `top` outcomes (0: all) as a table with a units row.
 void write_recommend_table(std::ostream& out, const recommend::Search& search,
                            const std::vector<recommend::Outcome>& ranked, std::size_t top);

@@ -30,6 +30,7 @@ command_for() {  # command_for CASE
   local file=$1 format=${1%%/*}
   case $format in
     scenario) echo "predict $here/$file -o {out} --trace {new}" ;;
+    recommend) echo "recommend $here/$file -o {out} --plot {new}" ;;
     set) echo "predict $valid/scenario.yaml $(sed 's/^/--set /' "$here/$file" | tr '\n' ' ') -o {out} --trace {new}" ;;
     schedule) echo "compare $here/$file $valid/timeline.json -o {out}" ;;
     execute) echo "execute $here/$file --local 2 -o {out} --trace {new}" ;;
