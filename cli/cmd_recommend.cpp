@@ -151,8 +151,11 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
         << " scenarios (network x method x knob values) x GPU counts";
       if (search.skipped_memory > 0)
         o << "; " << search.skipped_memory << " left out: do not fit in GPU memory (e.g. " << search.largest_skipped << ")";
+      if (search.skipped_batch > 0)
+        o << "; " << search.skipped_batch << " left out: they step on another global batch than search.global_batch ("
+          << search.base.search.global_batch << ")";
       if (search.warned_memory > 0)
-        o << "; " << search.warned_memory << " kept within the memory estimate's interval but over its centre (e.g. "
+        o << "; " << search.warned_memory << " kept whose memory estimate fits but not its interval's high end (e.g. "
           << search.example_warned << ")";
       o << "\nobjective  " << to_string(search.objective);
       if (search.samples > 0) o << fmt::format(", training run of {:g} {}", search.samples, ranked[0].row.sample_unit);

@@ -2,6 +2,7 @@
 // of scalars (as --set would take them), every price bounded, every method a known preset.
 #include "sim/search_space.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "sim/yaml_reader.h"
@@ -78,7 +79,7 @@ Prices read_prices(const YamlReader& p) {
 }
 
 SearchSpace read_search(const YamlReader& s, const std::vector<std::string>& methods) {
-  s.check_keys({"objective", "samples", "gpus", "methods", "networks", "knobs", "sweep"});
+  s.check_keys({"objective", "samples", "gpus", "methods", "networks", "knobs", "sweep", "global_batch"});
   SearchSpace out;
   out.given = true;
   if (auto v = s.optional("objective")) out.objective = parse_objective(v->choice("an objective", {"throughput", "time", "cost"}));
@@ -100,6 +101,7 @@ SearchSpace read_search(const YamlReader& s, const std::vector<std::string>& met
     }
   }
   if (auto v = s.optional("sweep")) out.sweep = axes(*v);
+  if (auto v = s.optional("global_batch")) out.global_batch = v->integer(1, std::numeric_limits<int>::max());
   return out;
 }
 

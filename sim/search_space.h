@@ -52,6 +52,9 @@ struct SearchSpace {
   std::vector<NetworkOption> networks; // empty: the scenario's network alone
   std::map<std::string, std::vector<SweepAxis>> knobs;  // per method: its knobs' values
   std::vector<SweepAxis> sweep;        // keys tried for every configuration
+  // Samples per optimizer step that every configuration must train with (micro-batch x
+  // accumulation steps x GPUs): the others are left out. 0: any.
+  long long global_batch = 0;
 };
 
 // Readers of the two sections (called by the scenario reader). `methods`: the known presets.

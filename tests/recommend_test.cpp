@@ -115,6 +115,27 @@ TEST(Recommend, LeavesOutWhatDoesNotFitInMemory) {
   EXPECT_NE(s.largest_skipped.find("GiB"), std::string::npos);
 }
 
+TEST(Recommend, AGlobalBatchKeepsTheConfigurationsThatStepOnIt) {
+  std::string text = kScenario;
+  const std::string counts = "  gpus: [4, 8, 16]";
+  text.replace(text.find(counts), counts.size(), counts + "\n  global_batch: 256");
+  Fixture f(text);
+  SearchRequest r;
+  r.sweep = {parse_sweep_axis("model.batch_per_gpu=16,32"), parse_sweep_axis("model.accumulation_steps=1,2,4")};
+  const Search s = plan_search(f.path, r);
+  // batch x accumulation x GPUs = 256: 16x4x4, 32x2x4, 16x2x8, 32x1x8, 16x1x16; each for 8 variants.
+  EXPECT_EQ(s.configurations.size(), 5u * 8);
+  for (const auto& [v, gpus] : s.configurations) {
+    const ModelSettings& m = s.variants[v].scenario.model;
+    EXPECT_EQ(m.batch_per_gpu * m.accumulation_steps * gpus, 256);
+  }
+  EXPECT_EQ(s.skipped_batch, 6u * 8 * 3 - 5u * 8);
+  const std::string batch = "global_batch: 256";
+  text.replace(text.find(batch), batch.size(), "global_batch: 100");
+  Fixture none(text);
+  EXPECT_THROW(plan_search(none.path, r), InputError);
+}
+
 TEST(Recommend, ParetoFrontIsTheNonDominatedSet) {
   auto outcome = [](double throughput, double cost) {
     Outcome o;

@@ -126,20 +126,21 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         auto [it, added] = workload_index.emplace(wkey, out.workloads.size());
         if (added) out.workloads.push_back(build_workload(v.scenario));
         v.workload = it->second;
-        // Left out only where the estimate's interval lies wholly over the GPU's memory; a sharded
-        // method's estimate depends on the GPU count.
+        // A recommendation should run: left out where the estimate's centre is over the GPU's
+        // memory; warned where only its interval's high end is. A sharded method's estimate
+        // depends on the GPU count.
         const Workload& workload = out.workloads[v.workload].workload;
         const Strategy strategy = strategy_for(v.scenario, method);
         for (int g : gpus) {
           const StateSharding sharding = state_sharding(strategy, sized_for(v.scenario.cluster, g));
           MemoryFit fit = memory_fit(v.scenario, workload, sharding);
-          if (!fit.fits()) {
+          if (fit.needed_bytes() > fit.available_bytes) {
             ++out.skipped_memory;
             out.largest_skipped = memory_summary(fit) + " (" + fit.gpu + ", " + method + " on " + std::to_string(g) +
                                   " GPUs; would fit with " + memory_knobs(v.scenario, workload, sharding) + ")";
             continue;
           }
-          if (fit.needed_bytes() > fit.available_bytes) {
+          if (!memory_warning(fit).empty()) {
             ++out.warned_memory;
             out.example_warned = memory_warning(fit);
           }
@@ -154,9 +155,23 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
       }
     }
   }
+  // A global batch keeps the configurations that step on exactly that many samples.
+  const auto steps_on = [&](const Variant& v, int g) {
+    const ModelSettings& m = v.scenario.model;
+    return space.global_batch == 0 || static_cast<long long>(m.batch_per_gpu) * m.accumulation_steps * g == space.global_batch;
+  };
   for (std::size_t v = 0; v < out.variants.size(); ++v)
-    for (int g : gpus)
-      if (out.variants[v].memory.count(g)) out.configurations.emplace_back(v, g);
+    for (int g : gpus) {
+      if (!out.variants[v].memory.count(g)) continue;
+      if (steps_on(out.variants[v], g))
+        out.configurations.emplace_back(v, g);
+      else
+        ++out.skipped_batch;
+    }
+  if (out.configurations.empty() && space.global_batch > 0)
+    throw InputError(path + ": search.global_batch: expected a batch some configuration steps on (micro-batch x "
+                     "accumulation steps x GPUs), got " + std::to_string(space.global_batch) + ", which none does",
+                     true);
   out.unpriced = missing_price(out, path, networks);
   out.priced = out.unpriced.empty();
   if (!out.priced && (out.objective == Objective::cost || request.needs_prices || out.base.prices.given))

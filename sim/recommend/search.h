@@ -61,9 +61,10 @@ struct Search {
   std::vector<Variant> variants;          // that fit in memory
   std::vector<BuiltWorkload> workloads;   // shared by the variants with the same model and GPU
   std::vector<std::pair<std::size_t, int>> configurations;  // (variant, gpus), in search order
-  std::size_t skipped_memory = 0;         // configurations left out: the model does not fit
+  std::size_t skipped_memory = 0;         // configurations left out: the memory estimate does not fit
+  std::size_t skipped_batch = 0;          // left out: another global batch than search.global_batch
   std::string largest_skipped;            // memory summary of one left out, for the message
-  std::size_t warned_memory = 0;          // kept, but over the central memory estimate (within its interval)
+  std::size_t warned_memory = 0;          // kept: the estimate fits, its interval's high end does not
   std::string example_warned;             // the warning of one of them
   // Priced when every configuration has a price for all it uses: its GPUs (the scenario's
   // prices.gpu_hour or the price catalog), its network option's NICs (node_hour) and its

@@ -211,6 +211,10 @@ void write_recommend_json(std::ostream& out, const Search& s, const std::vector<
                               {"memory_warnings", s.warned_memory},
                               {"memory_warning_example", s.example_warned},
                               {"configurations", std::move(list)}};
+  if (s.base.search.global_batch > 0) {
+    j["global_batch"] = s.base.search.global_batch;
+    j["skipped_global_batch"] = s.skipped_batch;
+  }
   out << json_text(j, 2) << "\n";
 }
 
