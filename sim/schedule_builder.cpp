@@ -11,24 +11,20 @@
 #include "sim/link_capacities.h"
 #include "sim/ps_keys.h"
 #include "sim/sharding/sharded_schedule.h"
+#include "sim/task_appender.h"
 
 namespace scalecast {
 namespace {
 
-class Builder {
+class Builder : TaskAppender {
  public:
   Builder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out, bool names)
-      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c, s)), names_(names) {}
+      : TaskAppender(w, out, names), w_(w), c_(c), s_(s), links_(link_capacities(c, s)) {}
 
   // What every iteration shares: task names, messages with their algorithm and server, and for
   // each layer the messages carrying its gradients.
   void prepare(int iterations) {
     const int layers = static_cast<int>(w_.layers.size());
-    for (const Layer& l : w_.layers) {
-      forward_names_.push_back(name("fwd ", l.name));
-      backward_names_.push_back(name("bwd ", l.name));
-    }
-    optimizer_name_ = name("optimizer");
     model_grad_bytes_ = static_cast<double>(w_.grad_bytes());
     forward_.assign(layers, -1);
     backward_.assign(layers, -1);
@@ -50,10 +46,10 @@ class Builder {
       MessagePlan& p = plans_[k];
       const std::string n = names_ ? " #" + std::to_string(k) : "";
       if (s_.aggregation == Aggregation::allreduce) {
-        p.names = {name("allreduce", n), -1};
+        p.names = {name("allreduce" + n), -1};
         p.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes);
       } else {
-        p.names = {name("push", n), name("pull", n)};
+        p.names = {name("push" + n), name("pull" + n)};
         // A partition keeps its server (BytePS: by its key's hash).
         p.server = server_of.empty() ? k % std::max(1, servers) : server_of[k];
       }
@@ -132,31 +128,13 @@ class Builder {
     }
   }
 
-  // A name's index in the schedule's names (-1 when tasks go unnamed).
   int micro_batches() const { return std::max(1, w_.accumulation_steps); }
-
-  int name(const char* head, const std::string& tail = "") {
-    return names_ ? out_.add_name(head + tail) : -1;
-  }
 
   struct MessagePlan {
     std::array<int, 2> names{-1, -1};  // all-reduce, or push and pull
     const collectives::AllreduceAlgorithm* algorithm = nullptr;
     int server = -1;
   };
-
-  Task& add(TaskKind kind, int name, int it) {
-    Task& t = out_.tasks.emplace_back();
-    t.id = static_cast<int>(out_.tasks.size()) - 1;
-    t.kind = kind;
-    t.name = name;
-    t.iteration = it;
-    return t;
-  }
-
-  static void link(Task& t, int dep) {
-    if (dep >= 0) t.deps.push_back(dep);
-  }
 
   // With per-layer updates (ByteScheduler), each layer's optimizer work runs before its forward,
   // in proportion to its gradient bytes.
@@ -236,14 +214,9 @@ class Builder {
   const Workload& w_;
   const Cluster& c_;
   const Strategy& s_;
-  Schedule& out_;
   LinkCapacities links_;
-  bool names_;
   std::vector<Message> messages_;
   std::vector<MessagePlan> plans_;
-  // Indexes in Schedule::names, alike in every iteration.
-  std::vector<int> forward_names_, backward_names_;
-  int optimizer_name_ = -1;
   double model_grad_bytes_ = 0;
   std::array<int, 2> root_names_{-1, -1};  // DataParallel's broadcast and reduce
   // Layer l's gradients travel in messages layer_messages_[first_message_[l] .. first_message_[l + 1]).

@@ -16,22 +16,18 @@
 #include "sim/grouping.h"
 #include "sim/link_capacities.h"
 #include "sim/sharding/wrap_units.h"
+#include "sim/task_appender.h"
 
 namespace scalecast {
 namespace {
 
-class ShardedBuilder {
+class ShardedBuilder : TaskAppender {
  public:
   ShardedBuilder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out, bool names)
-      : w_(w), c_(c), s_(s), out_(out), links_(link_capacities(c, s)), names_(names) {}
+      : TaskAppender(w, out, names), w_(w), c_(c), s_(s), links_(link_capacities(c, s)) {}
 
   void prepare(int iterations) {
     const int layers = static_cast<int>(w_.layers.size());
-    for (const Layer& l : w_.layers) {
-      forward_names_.push_back(name("fwd " + l.name));
-      backward_names_.push_back(name("bwd " + l.name));
-    }
-    optimizer_name_ = name("optimizer");
     units_ = wrap_units(w_);
     const int units = static_cast<int>(units_.size());
     shard_gpus_ = shard_group_gpus(s_, c_.gpus(), c_.gpus_per_node);
@@ -179,21 +175,6 @@ class ShardedBuilder {
     return {unit.grad_bytes, unit.first_layer, unit.last_layer, unit_tensors_[u], -1, 0};
   }
 
-  int name(const std::string& text) { return names_ ? out_.add_name(text) : -1; }
-
-  Task& add(TaskKind kind, int name, int it) {
-    Task& t = out_.tasks.emplace_back();
-    t.id = static_cast<int>(out_.tasks.size()) - 1;
-    t.kind = kind;
-    t.name = name;
-    t.iteration = it;
-    return t;
-  }
-
-  static void link(Task& t, int dep) {
-    if (dep >= 0) t.deps.push_back(dep);
-  }
-
   Task& comm(CommOp op, CommGroup group, const Message& m, int it, int name) {
     Task& t = add(TaskKind::comm, name, it);
     t.op = op;
@@ -209,9 +190,7 @@ class ShardedBuilder {
   const Workload& w_;
   const Cluster& c_;
   const Strategy& s_;
-  Schedule& out_;
   LinkCapacities links_;
-  bool names_;
   std::vector<WrapUnit> units_;
   std::vector<int> unit_tensors_;
   std::vector<Message> messages_;
@@ -219,11 +198,8 @@ class ShardedBuilder {
   int shard_gpus_ = 1;
   CommGroup shard_group_ = CommGroup::all;
   bool rails_ = false;
-  // Indexes in Schedule::names, alike in every iteration.
-  std::vector<int> forward_names_, backward_names_;
   std::vector<std::array<int, 2>> gather_names_;   // per unit: forward and backward all-gather
   std::vector<std::array<int, 3>> message_names_;  // per message: reduce, rail all-reduce, gather
-  int optimizer_name_ = -1;
   std::vector<int> forward_, backward_;        // this micro-batch's task per layer
   std::vector<int> unit_forward_end_;          // this forward's last task per unit
   std::vector<int> before_backward_;           // the compute task before each unit's backward
