@@ -11,6 +11,7 @@
 
 #include "sim/activation_memory.h"
 #include "sim/gpu_catalog.h"
+#include "sim/sharding/tensor_parallel.h"
 #include "sim/sharding/wrap_units.h"
 #include "sim/units.h"
 #include "sim/zoo/zoo.h"
@@ -63,10 +64,21 @@ std::string gib(double bytes) { return units::format_memory(bytes); }
 // forward to its backward; under ZeRO-1 and -2, whole parameters and, for ZeRO-2, the bucket the
 // gradients are reduced from.
 void shard(MemoryFit& fit, const Workload& w, const StateSharding& sh) {
+  // Tensor parallelism first: each GPU of the group holds 1/t of the parameters (and their
+  // state) and its share of the activations (sim/sharding/tensor_parallel.h).
+  const double t = std::max(1, sh.tensor_parallel);
+  fit.tensor_parallel = sh.tensor_parallel;
+  if (t > 1) {
+    for (double* part : {&fit.weights_bytes, &fit.gradients_bytes, &fit.optimizer_bytes, &fit.weight_copies_bytes})
+      *part /= t;
+    const double share = tensor_parallel_activation_share(sh.tensor_parallel, sh.sequence_parallel);
+    fit.activations_bytes *= share;
+    fit.temporaries_bytes *= share;
+  }
   fit.shard_gpus = sh.sharding == Sharding::none ? 1 : std::max(1, sh.gpus);
   if (fit.shard_gpus <= 1) return;
   const double n = fit.shard_gpus;
-  const double parameters = static_cast<double>(w.parameters());
+  const double parameters = static_cast<double>(w.parameters()) / t;
   const double element = parameters > 0 ? fit.weights_bytes / parameters : 0;
   fit.optimizer_bytes /= n;
   if (sh.sharding == Sharding::optimizer) return;
@@ -79,13 +91,13 @@ void shard(MemoryFit& fit, const Workload& w, const StateSharding& sh) {
   const std::vector<WrapUnit> units = wrap_units(w);
   double largest = 0, blocks = 0, largest_grads = 0;
   for (const WrapUnit& u : units) {
-    largest = std::max(largest, u.parameters);
-    largest_grads = std::max(largest_grads, u.grad_bytes);
-    if (!u.root) blocks += u.parameters;
+    largest = std::max(largest, u.parameters / t);
+    largest_grads = std::max(largest_grads, u.grad_bytes / t);
+    if (!u.root) blocks += u.parameters / t;
   }
   double root = 0;
   for (const WrapUnit& u : units)
-    if (u.root) root += u.parameters;
+    if (u.root) root += u.parameters / t;
   fit.weights_bytes /= n;
   // The root unit stays gathered from the forward to the backward in either mode.
   const double held = sh.reshard_after_forward ? std::max(1, sh.gathers_in_flight) * largest : blocks;
@@ -102,8 +114,11 @@ std::string a_gpu(const std::string& gpu) {
 }  // namespace
 
 StateSharding state_sharding(const Strategy& s, const Cluster& sized) {
-  return {s.sharding, shard_group_gpus(s, sized.gpus(), sized.gpus_per_node), s.reshard_after_forward,
-          s.gathers_in_flight, s.bucket_bytes};
+  const int t = std::max(1, s.tensor_parallel);
+  return {s.sharding,       shard_group_gpus(s, sized.gpus() / t, sized.gpus_per_node / t),
+          s.reshard_after_forward, s.gathers_in_flight,
+          s.bucket_bytes,   s.tensor_parallel,
+          s.sequence_parallel};
 }
 
 double MemoryFit::allocated_bytes() const {
@@ -190,6 +205,7 @@ std::string memory_summary(const MemoryFit& fit) {
     text += (first ? "" : ", ") + name + " " + units::format_memory(bytes);
     first = false;
   }
+  if (fit.tensor_parallel > 1) text += "; layers split " + std::to_string(fit.tensor_parallel) + " ways";
   if (fit.shard_gpus > 1) text += "; model state in shards of 1/" + std::to_string(fit.shard_gpus);
   if (!fit.activations_known) text += "; activations not counted: a profile of a model outside the zoo";
   return text + ")";

@@ -32,6 +32,8 @@ struct StateSharding {
   bool reshard_after_forward = true;
   int gathers_in_flight = 2;
   double bucket_bytes = 0;           // ZeRO-1/2: the gradient bucket it reduces from
+  int tensor_parallel = 1;           // GPUs that split each layer's parameters and activations
+  bool sequence_parallel = false;
 };
 // The strategy's sharding on a sized cluster.
 StateSharding state_sharding(const Strategy& strategy, const Cluster& sized);
@@ -49,6 +51,7 @@ struct MemoryFit {
   // bucket before they are reduce-scattered.
   double gathered_bytes = 0;
   int shard_gpus = 1;            // weights, gradients and optimizer state above are one shard
+  int tensor_parallel = 1;       // and of a layer split this many ways
   bool activations_known = true; // false: a profile of a model outside the zoo (not counted)
   bool convolutions = false;     // cuDNN's workspace band applies
   int batch = 1;

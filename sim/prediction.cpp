@@ -4,6 +4,7 @@
 
 #include "sim/schedule_builder.h"
 #include "sim/scheduling/compute_slowdown.h"
+#include "sim/sharding/tensor_parallel.h"
 
 namespace scalecast {
 
@@ -21,10 +22,16 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
   const int n = steady ? 1 : iterations > 0 ? iterations : s.iterations;
   Cluster cluster = sized_for(s.cluster, gpus);
   const Strategy strategy = strategy_for(s, method);
+  // Tensor parallelism: the schedule of one data-parallel replica's GPU, on the replicas' cluster.
+  const TensorParallelRun tp = strategy.tensor_parallel > 1
+                                   ? tensor_parallel_run(w, cluster, strategy, s.model.options.bytes_per_element)
+                                   : TensorParallelRun{};
+  const Workload& work = strategy.tensor_parallel > 1 ? tp.workload : w;
+  if (strategy.tensor_parallel > 1) cluster = tp.cluster;
   if (!cluster.compute_slowdown_given)
     cluster.compute_slowdown = scheduling::slowdown_from_held_sms(cluster, strategy);
-  check_work(estimate_schedule(w, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
-  return build_schedule(w, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);
+  check_work(estimate_schedule(work, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));
+  return build_schedule(work, cluster, strategy, ScheduleShape{n, steady, !steady}, s.name);
 }
 
 PredictionRun predict(const Scenario& s, const Workload& w, const std::string& method, int gpus,
@@ -45,12 +52,13 @@ PredictionRun predict(const Scenario& s, const Workload& w, const std::string& m
   r.gpu = run.schedule.cluster.gpu;
   r.fabric = run.schedule.cluster.fabric.kind;
   r.transport = to_string(run.schedule.cluster.transport);
-  r.network_bandwidth = run.schedule.cluster.nic_bandwidth;
+  r.network_bandwidth = s.cluster.nic_bandwidth;
   r.batch_per_gpu = w.batch_per_gpu;
   r.iteration_s = st.iteration_s;
   r.compute_s = st.compute_s;
   r.exposed_comm_s = st.exposed_comm_s;
-  r.throughput = static_cast<double>(gpus) * w.samples_per_step() / st.iteration_s;
+  // Each data-parallel replica (a tensor-parallel group of GPUs) takes its own samples.
+  r.throughput = static_cast<double>(run.schedule.gpus()) * w.samples_per_step() / st.iteration_s;
   r.speedup = r.throughput / (w.samples_per_step() / w.compute_s());
   r.efficiency = r.speedup / gpus;
   return run;

@@ -321,7 +321,8 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
 StrategyOverrides read_strategy(const YamlReader& s) {
   s.check_keys({"allreduce", "library", "bucket_size", "first_bucket_size", "fusion_cycle", "partition_size",
                 "credit", "call_overhead", "nccl_algo", "nccl_proto", "nccl_nvls", "nccl_min_channels",
-                "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize", "nccl_version"});
+                "nccl_max_channels", "nccl_nvls_chunk", "nccl_nvls_tree_chunk", "nccl_buffsize", "nccl_version",
+                "tensor_parallel", "sequence_parallel"});
   StrategyOverrides o;
   if (auto v = s.optional("allreduce")) o.allreduce = v->choice("an all-reduce algorithm", allreduce_choices());
   if (auto v = s.optional("library")) o.library = v->choice("a collective library", {"nccl", "gloo"});
@@ -331,6 +332,8 @@ StrategyOverrides read_strategy(const YamlReader& s) {
   if (auto v = s.optional("partition_size")) o.partition_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("credit")) o.credit_bytes = v->bytes(ranges::size());
   if (auto v = s.optional("call_overhead")) o.call_overhead_s = v->duration(ranges::latency());
+  if (auto v = s.optional("tensor_parallel")) o.tensor_parallel = v->integer(1, 64);
+  if (auto v = s.optional("sequence_parallel")) o.sequence_parallel = v->boolean();
   // NCCL's environment, in its own syntax (NCCL_ALGO, NCCL_PROTO, ...).
   namespace nccl = collectives::nccl;
   nccl::NcclSettings& n = o.nccl;
@@ -392,6 +395,14 @@ Scenario read_scenario(const YamlReader& root, const std::string& path) {
   if (auto v = root.optional("strategy")) s.strategy = read_strategy(*v);
   if (auto v = root.optional("methods")) s.methods = v->choice_list("a method", method_names());
   s.gpus = read_gpus(root.require("gpus"), s.cluster);
+  if (const int t = s.strategy.tensor_parallel; t > 1) {
+    const YamlReader key = root.require("strategy").require("tensor_parallel");
+    if (s.cluster.gpus_per_node % t != 0)
+      key.fail("a tensor-parallel degree that divides cluster.gpus_per_node (" + std::to_string(s.cluster.gpus_per_node) +
+               "): the group stays inside a node");
+    for (int g : s.gpus)
+      if (g % t != 0) key.fail("a degree that divides every GPU count (" + std::to_string(g) + " does not)");
+  }
   if (auto v = root.optional("iterations")) s.iterations = v->integer(2, ranges::kMaxIterations);
   if (auto v = root.optional("prices")) s.prices = read_prices(*v);
   if (auto v = root.optional("search")) s.search = read_search(*v, method_names());
@@ -622,6 +633,11 @@ Strategy strategy_for(const Scenario& scenario, const std::string& method) {
   if (o.credit_bytes > 0) s.credit_bytes = o.credit_bytes;
   if (o.call_overhead_s >= 0) s.call_overhead_s = o.call_overhead_s;
   s.nccl = o.nccl;
+  s.tensor_parallel = o.tensor_parallel;
+  s.sequence_parallel = o.sequence_parallel;
+  if (s.tensor_parallel > 1 && s.aggregation != Aggregation::allreduce)
+    throw std::invalid_argument("strategy.tensor_parallel: " + method + " aggregates through " + to_string(s.aggregation) +
+                                "; tensor parallelism runs with the all-reduce and sharded methods");
   switch_off(scenario.switched_off, s);
   return s;
 }

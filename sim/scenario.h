@@ -60,6 +60,8 @@ struct StrategyOverrides {
   double credit_bytes = 0;
   double call_overhead_s = -1;        // -1: preset's value
   collectives::nccl::NcclSettings nccl;  // NCCL's environment (nccl_algo, nccl_proto, ...)
+  int tensor_parallel = 1;            // GPUs of a node that split each layer (Megatron-LM)
+  bool sequence_parallel = false;
 };
 
 struct Scenario {

@@ -86,6 +86,10 @@ struct Strategy {
   // DeepSpeed sizes its buckets in parameters (reduce_bucket_size, allgather_bucket_size): the
   // bucket size follows at the gradient precision (size_by_precision; 0: bucket_bytes stands).
   double bucket_parameters = 0;
+  // Megatron-LM tensor parallelism inside a node (sim/sharding/tensor_parallel.h): GPUs that split
+  // each layer (1: none), and sequence parallelism for the layers on the whole hidden state.
+  int tensor_parallel = 1;
+  bool sequence_parallel = false;
 };
 
 struct PresetInfo {
@@ -107,7 +111,8 @@ std::string to_string(Aggregation a);
 std::string to_string(Sharding s);
 // "none", "optimizer", "gradients" or "parameters"; throws std::invalid_argument otherwise.
 Sharding parse_sharding(const std::string& name);
-// The GPUs one shard group spans: all of them, or those of one node (shard_in_node).
+// The GPUs one shard group spans among `gpus` data-parallel replicas (under tensor parallelism,
+// one per tensor-parallel group): all of them, or those of one node (shard_in_node).
 int shard_group_gpus(const Strategy& strategy, int gpus, int gpus_per_node);
 std::string to_string(CollectiveLibrary l);
 // "nccl" or "gloo"; throws std::invalid_argument otherwise.
