@@ -37,7 +37,7 @@ double layer_bytes(ModelSettings m) {
   return saved(2) - saved(1);
 }
 
-// Korthikanti et al., Table 2 (tensor parallel size 1): per layer no recomputation 34 s b h +
+// Korthikanti et al., per-layer activations by technique (tensor parallel size 1): no recomputation 34 s b h +
 // 5 a s^2 b, selective 34 s b h, full 2 s b h (the block's input), in fp16 with 1-byte masks.
 TEST(Checkpointing, LayerKeepsKorthikantisBytesInEachMode) {
   const double s = 128, h = 1024, a = 16;
@@ -51,7 +51,7 @@ TEST(Checkpointing, LayerKeepsKorthikantisBytesInEachMode) {
   EXPECT_DOUBLE_EQ(layer_bytes(fp32), 66 * s * h);
 }
 
-// The paper (section 4.2): for GPT-3 (s 2048, h 12288, a 96) selective recomputation keeps 70%
+// The paper, on selective recomputation: for GPT-3 (s 2048, h 12288, a 96) selective recomputation keeps 70%
 // less than none, 5 a s / h = 80 of 114 bytes per s b h.
 TEST(Checkpointing, SelectiveSavesSeventyPercentOfGpt3sLayer) {
   const double none = layer_bytes(half_fp16(Checkpointing::none, 2048, 12288, 96));
