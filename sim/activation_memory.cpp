@@ -54,7 +54,7 @@ bool loss_head(const Workload& w, std::size_t i) {
   return i + 1 == w.layers.size() || n == "lm_head" || n.ends_with(".decoder");
 }
 // The transformer block a layer belongs to ("bert.encoder.layer.3.", "transformer.h.3.",
-// "model.layers.3."), empty outside one: what activation checkpointing recomputes.
+// "model.layers.3."), empty outside one: what full activation checkpointing recomputes.
 std::string block_of(const std::string& name) {
   static const std::regex block(R"(^(.*(?:^|\.)(?:layer|h|layers)\.[0-9]+\.))");
   std::smatch m;
@@ -84,6 +84,11 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   std::vector<int> tensor_of(w.layers.size(), -1);
   std::vector<double> extra(w.layers.size(), 0);  // masks, indices, log-sum-exp, the loss
   bool in_fused_attention = false;
+  // Selective checkpointing drops what the attention core writes before its context product:
+  // the scores, the softmax output, its dropout mask and dropped probabilities (or, fused, the
+  // log-sum-exp); the context, the core's output, stays kept for the projection that reads it.
+  std::vector<bool> in_core(w.layers.size(), false);
+  bool core = false;
   int branch_input = -1;  // the input of the last query / gate projection
   const Layer& first = w.layers.front();
   const double first_in =
@@ -106,6 +111,8 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     // the kernel keeps its output and one fp32 log-sum-exp per head and query.
     if (fused && k == "attention" && l.name.ends_with("scores")) in_fused_attention = true;
     if (in_fused_attention && k == "attention" && l.name.ends_with("context")) in_fused_attention = false;
+    if (k == "attention") core = l.name.ends_with("scores");
+    in_core[i] = core;
     int t;
     const bool in_place = input >= 0 && (k == "relu" || (k == "add" && w.layers[i - 1].kind == "batchnorm"));
     if (in_place) {
@@ -151,13 +158,22 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   double outside = tensors.front().total();
   std::vector<bool> counted(tensors.size(), false);
   counted[0] = true;
+  const bool full = model.activation_checkpointing == Checkpointing::full;
+  const bool selective = model.activation_checkpointing == Checkpointing::selective;
+  double recompute = 0;  // the largest block or attention core recomputed at once
+  double core_bytes = 0;
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
-    const std::string block = model.activation_checkpointing ? block_of(w.layers[i].name) : "";
+    const std::string block = full ? block_of(w.layers[i].name) : "";
     double bytes = extra[i];
     const int t = tensor_of[i];
     if (!counted[t]) {
       counted[t] = true;
       bytes += tensors[t].total();
+    }
+    if (selective && in_core[i]) {
+      core_bytes = (i > 0 && in_core[i - 1] ? core_bytes : 0) + bytes;
+      recompute = std::max(recompute, core_bytes);
+      continue;
     }
     if (block.empty()) {
       outside += bytes;
@@ -170,14 +186,13 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     }
     block_saved[block] += bytes;
   }
-  double recompute = 0;
   for (const auto& [block, bytes] : block_saved) {
     outside += block_input[block];
     recompute = std::max(recompute, bytes);
   }
   out.saved_bytes = outside;
   // At the peak of the backward pass: the incoming gradient of the largest tensor and the one its
-  // layer produces; with checkpointing also the block being recomputed.
+  // layer produces; with checkpointing also the block or attention core being recomputed.
   out.transient_bytes = 2 * out.largest_tensor_bytes + recompute;
   return out;
 }

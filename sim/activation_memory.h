@@ -16,7 +16,8 @@ struct ActivationMemory {
   double saved_bytes = 0;      // tensors autograd keeps from the forward pass, per sample
   double transient_bytes = 0;  // largest live temporaries at the peak, per sample: the gradient of
                                // the largest activation and the one it produces; with
-                               // checkpointing, one block's recomputed activations
+                               // checkpointing, one block's (full) or one attention core's
+                               // (selective) recomputed activations
   double largest_tensor_bytes = 0;  // per sample
 };
 

@@ -3,6 +3,7 @@
 #include "sim/compute_model.h"
 
 #include <stdexcept>
+#include <vector>
 
 #include "sim/compute/kernel_times.h"
 
@@ -87,6 +88,26 @@ double optimizer_bytes_per_parameter(const std::string& optimizer) {
   throw std::invalid_argument("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
 }
 
+// The layers whose forward runs again before their backward. Full: the checkpointed blocks; the
+// embeddings, the output head and the loss stay outside them. Selective: the attention core, from
+// the scores product (Q K^T) to the context product (P V), both included; with fused attention
+// that is the one flash kernel, timed on the scores layer.
+std::vector<bool> recomputed(const Workload& workload, Checkpointing mode) {
+  std::vector<bool> again(workload.layers.size(), false);
+  bool in_core = false;
+  for (std::size_t i = 0; i < workload.layers.size(); ++i) {
+    const Layer& layer = workload.layers[i];
+    if (mode == Checkpointing::full) {
+      again[i] = layer.kind != "embedding" && layer.name != "lm_head" && layer.kind != "cross_entropy";
+    } else if (mode == Checkpointing::selective) {
+      if (layer.kind == "attention" && layer.name.ends_with("scores")) in_core = true;
+      again[i] = in_core;
+      if (layer.kind == "attention" && layer.name.ends_with("context")) in_core = false;
+    }
+  }
+  return again;
+}
+
 }  // namespace
 
 double fused_attention_efficiency(int compute_capability) {
@@ -113,13 +134,19 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
     } else {
       time_streaming_layer(layer, batch, gpu, params);
     }
-    // Checkpointed blocks run their forward again before their backward; the embedding, the
-    // output head and the loss stay outside them.
-    if (params.activation_checkpointing && layer.kind != "embedding" && layer.name != "lm_head" &&
-        layer.kind != "cross_entropy")
-      layer.backward_s += layer.forward_s;
   }
+  const std::vector<bool> again = recomputed(workload, params.activation_checkpointing);
+  for (std::size_t i = 0; i < again.size(); ++i)
+    if (again[i]) workload.layers[i].backward_s += workload.layers[i].forward_s;
   workload.optimizer_s = optimizer_step_s(workload, gpu, params);
+}
+
+double recompute_s(const Workload& workload, Checkpointing mode) {
+  const std::vector<bool> again = recomputed(workload, mode);
+  double seconds = 0;
+  for (std::size_t i = 0; i < again.size(); ++i)
+    if (again[i]) seconds += workload.layers[i].forward_s;
+  return seconds;
 }
 
 double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,

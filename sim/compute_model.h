@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "sim/checkpointing.h"
 #include "sim/gpu_catalog.h"
 #include "sim/workload.h"
 
@@ -20,11 +21,17 @@ struct ComputeModelParams {
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
   bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
-  bool activation_checkpointing = false;  // each block's forward runs again in its backward
+  // What runs its forward again in its backward: the blocks (full) or their attention cores.
+  Checkpointing activation_checkpointing = Checkpointing::none;
 };
 
 // Fills forward_s, backward_s of every layer and optimizer_s for workload.batch_per_gpu.
 void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
+
+// The forward seconds per micro-batch that a checkpointing mode runs again in the backward pass,
+// from the layers' forward times (full: every layer but the embeddings, the output head and the
+// loss; selective: each attention core, from its scores product to its context product).
+double recompute_s(const Workload& workload, Checkpointing mode);
 
 // The share of peak a fused (flash) attention kernel reaches, forward and backward together, on
 // a GPU of this compute capability (docs/MODEL.md names the measurements).

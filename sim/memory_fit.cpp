@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/activation_memory.h"
+#include "sim/compute_model.h"
 #include "sim/gpu_catalog.h"
 #include "sim/sharding/tensor_parallel.h"
 #include "sim/sharding/wrap_units.h"
@@ -235,13 +236,16 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload, con
     if (batch >= 1 && batch < fit.batch)
       knobs.push_back("model.batch_per_gpu=" + fmt::format("{:.0f}", batch));
   }
-  const auto try_knob = [&](const std::string& text, auto change) {
+  // A knob that suffices, with its estimate and, where given, what it costs.
+  const auto try_knob = [&](const std::string& text, auto change, const std::string& cost = "") {
     Scenario s = scenario;
     change(s.model);
     Workload w = workload;
     if (s.model.profile.empty() && zoo::has_model(s.model.name)) w = zoo::build_model(s.model.name, s.model.options);
     const MemoryFit other = memory_fit(s, w, sharding);
-    if (other.needed_bytes() <= other.available_bytes) knobs.push_back(text + " (" + gib(other.needed_bytes()) + ")");
+    const bool fits = other.needed_bytes() <= other.available_bytes;
+    if (fits) knobs.push_back(text + " (" + gib(other.needed_bytes()) + cost + ")");
+    return fits;
   };
   if (!half_width(scenario.model.precision))
     try_knob("model.precision=fp16", [](ModelSettings& m) {
@@ -252,8 +256,19 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload, con
                                                      has_attention(zoo::build_model(scenario.model.name, scenario.model.options)));
   if (attention && scenario.model.attention != "fused")
     try_knob("model.attention=fused", [](ModelSettings& m) { m.attention = "fused"; });
-  if (attention && !scenario.model.activation_checkpointing)
-    try_knob("model.activation_checkpointing=true", [](ModelSettings& m) { m.activation_checkpointing = true; });
+  // Selective checkpointing before full, each with the forward seconds it runs again per
+  // iteration (the workload's forward times; sim/compute_model.h).
+  const Checkpointing now = scenario.model.activation_checkpointing;
+  const auto checkpointing = [&](Checkpointing mode, const std::string& name) {
+    const double added = (recompute_s(workload, mode) - recompute_s(workload, now)) * workload.accumulation_steps;
+    const std::string cost = fmt::format("; +{} of compute per iteration, +{:.1f}%, the forward run again",
+                                         units::format_seconds(added), 100 * added / workload.compute_s());
+    return try_knob("model.activation_checkpointing=" + name, [mode](ModelSettings& m) { m.activation_checkpointing = mode; },
+                    added > 0 && workload.compute_s() > 0 ? cost : "");
+  };
+  if (attention && now != Checkpointing::full &&
+      (now == Checkpointing::selective || !checkpointing(Checkpointing::selective, "selective")))
+    checkpointing(Checkpointing::full, "full");
   // Sharding the state over the run's GPUs (FSDP FULL_SHARD), alone or with the knobs above.
   if (sharding.gpus > 1 && sharding.sharding != Sharding::parameters) {
     StateSharding full = sharding;

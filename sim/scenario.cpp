@@ -98,6 +98,18 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
   if (auto v = read("tied_embeddings")) shape.tied_embeddings = v->boolean();
 }
 
+// none, full or selective; a YAML boolean, as scenarios wrote it before the modes, reads as full
+// (true) or none (false).
+Checkpointing read_checkpointing(const YamlReader& v) {
+  const std::string text = v.is_scalar() ? v.string() : "";
+  if (text == "none") return Checkpointing::none;
+  if (text == "full") return Checkpointing::full;
+  if (text == "selective") return Checkpointing::selective;
+  bool on = false;
+  if (YAML::convert<bool>::decode(YAML::Node(text), on)) return on ? Checkpointing::full : Checkpointing::none;
+  v.fail("an activation checkpointing mode (one of none, full, selective; true or false read as full or none)");
+}
+
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
@@ -136,7 +148,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("mixed_precision"))
     s.mixed_precision = v->choice("a mixed-precision mode", {"half", "autocast"});
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
-  if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = v->boolean();
+  if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = read_checkpointing(*v);
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/checkpointing.h"
 #include "sim/cluster.h"
 #include "sim/collectives/nccl/nccl_settings.h"
 #include "sim/gpu_catalog.h"
@@ -35,11 +36,11 @@ struct ModelSettings {
   // Memory only (docs/MODEL.md, "Memory per GPU"): how fp16 is run ("half": the model in fp16
   // with fp32 master weights, apex O2 / model.half(); "autocast": torch.cuda.amp, fp32 weights
   // and fp16 copies), how attention runs ("eager": scores and probabilities kept; "fused": flash
-  // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing of
-  // each transformer block.
+  // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing (none,
+  // full: each transformer block; selective: each block's attention core; sim/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
-  bool activation_checkpointing = false;
+  Checkpointing activation_checkpointing = Checkpointing::none;
 };
 
 struct ComputeSettings {

@@ -143,7 +143,7 @@ TEST(ComputeModel, CheckpointingRecomputesEachBlocksForward) {
   ComputeModelParams p;
   p.precision = Precision::bf16;
   ComputeModelParams checkpointed = p;
-  checkpointed.activation_checkpointing = true;
+  checkpointed.activation_checkpointing = Checkpointing::full;
   Workload a = gpt(), b = gpt();
   apply_compute_model(a, find_gpu("h100"), p);
   apply_compute_model(b, find_gpu("h100"), checkpointed);

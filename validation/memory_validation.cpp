@@ -71,14 +71,17 @@ void express(const CsvRecord& r, MemoryCase& c) {
   const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" ||
                      (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
   m.attention = fused ? "fused" : "eager";
-  m.activation_checkpointing = starts_with(r.text("activation_checkpointing"), "yes");
+  // "yes" is HF's gradient_checkpointing (each block); "selective" rows are torchtitan's per-op
+  // checkpointing, not Megatron's attention core, and are taken as none.
+  m.activation_checkpointing =
+      starts_with(r.text("activation_checkpointing"), "yes") ? Checkpointing::full : Checkpointing::none;
   const Workload w = zoo::build_model(c.model, m.options);
   c.fit = memory_fit(s, w);
   // The published memory, where it is stated ("GB" read as the catalog reads it, GiB).
   if (!r.text("gpu_memory_gib").empty())
     c.fit.available_bytes = r.number("gpu_memory_gib", Bound::between(1, 1024)) * units::kGiB;
   c.settings = std::string(m.precision == Precision::fp16 ? m.mixed_precision + " fp16" : p) + ", " + m.optimizer +
-               ", " + m.attention + " attention" + (m.activation_checkpointing ? ", checkpointing" : "");
+               ", " + m.attention + " attention" + (m.activation_checkpointing == Checkpointing::full ? ", checkpointing" : "");
   c.expressible = true;
   if (!r.text("measured_peak_gib").empty()) {
     c.measured_gib = r.number("measured_peak_gib", Bound::between(0, 1024));

@@ -69,7 +69,8 @@ void express(SingleGpuCase& c) {
     return;
   }
   if (c.checkpointing != "none" && c.checkpointing != "full") {
-    c.reason = c.checkpointing + " activation checkpointing (not modelled)";
+    c.reason = c.checkpointing + " activation checkpointing (torchtitan's per-op kind, not Megatron's attention "
+               "core: not modelled)";
     return;
   }
   if (!has_gpu(c.gpu)) {
@@ -89,7 +90,7 @@ void express(SingleGpuCase& c) {
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;
-  m.activation_checkpointing = c.checkpointing == "full";
+  m.activation_checkpointing = c.checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
   m.optimizer = c.model.starts_with("resnet") ? "sgd" : "adam";
   if (c.model.starts_with("gpt:") || c.model.starts_with("llama:")) {
     const bool llama = c.model.starts_with("llama:");
