@@ -102,7 +102,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       single_gpu = validation::validate_single_gpu(data + "/single-gpu");
       if (format == "table") validation::write_single_gpu_summary(std::cout, *single_gpu);
     }
-    // Published sharded-training throughput against the analytical backend (validation/sharded_training.h).
+    // Published sharded-training throughput against the analytical backend (docs/MODEL.md, "Sharded data parallel").
     std::optional<validation::ShardedTrainingValidation> sharded;
     if (std::filesystem::exists(data + "/sharded-training/throughput.csv")) {
       sharded = validation::validate_sharded_training(data + "/sharded-training");

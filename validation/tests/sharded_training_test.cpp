@@ -10,8 +10,8 @@ namespace scalecast::validation {
 namespace {
 
 // The zero-shot MAPE over the expressible rows, as measured at this commit (every row predicted
-// faster than published: the compute model, docs/MODEL.md "Compute"): a change to the model that
-// moves it updates it here, with the reason, in the same commit.
+// faster than published, docs/MODEL.md "Sharded data parallel"): a change to the model that moves
+// it updates it here, with the reason, in the same commit.
 constexpr double kMeasuredMapePct = 41.19;
 
 const ShardedTrainingValidation& shipped() {
