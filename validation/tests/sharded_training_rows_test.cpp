@@ -102,28 +102,50 @@ TEST(ShardedTrainingRows, RowsLeftOutSayWhy) {
   EXPECT_EQ(at_line(282).reason.rfind("sharding 'Megatron FSDP", 0), 0u) << at_line(282).reason;
 }
 
-TEST(ShardedTrainingRows, AMalformedFieldNamesFileLineAndColumn) {
-  const std::string dir = ::testing::TempDir() + "/sharded-training-rows-test";
+const std::string kHeader =
+    "source,model,layers,hidden,heads,kv_heads,intermediate,vocab,parameters,seq_len,micro_batch,grad_accum,"
+    "global_batch,gpu,gpu_memory_gib,gpus,gpus_per_node,network,sharding,activation_checkpointing,precision,"
+    "attention,tokens_per_s_per_gpu,mfu_pct,tflops_per_gpu,software,note\n";
+
+std::vector<ShardedRow> read_rows(const std::string& name, const std::string& rows) {
+  const std::string dir = ::testing::TempDir() + "/" + name;
   std::filesystem::create_directories(dir);
-  const std::string header =
-      "source,model,layers,hidden,heads,kv_heads,intermediate,vocab,parameters,seq_len,micro_batch,grad_accum,"
-      "global_batch,gpu,gpu_memory_gib,gpus,gpus_per_node,network,sharding,activation_checkpointing,precision,"
-      "attention,tokens_per_s_per_gpu,mfu_pct,tflops_per_gpu,software,note\n";
+  std::ofstream(dir + "/throughput.csv") << kHeader << rows;
+  return read_sharded_rows(dir);
+}
+
+TEST(ShardedTrainingRows, WhatARowLeavesOutIsItsReason) {
+  const auto rows = read_rows(
+      "sharded-training-reasons",
+      // TFLOP/s only; an A100 without its memory; an unknown source's network; attention unstated.
+      "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,H100,80,8,,,FSDP FULL_SHARD,none,bf16,FlashAttention,,,300,x,"
+      "expansion_ratio 4\n"
+      "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,,8,,,FSDP FULL_SHARD,none,bf16,FlashAttention,900,,,x,"
+      "expansion_ratio 4\n"
+      "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,80,8,,,FSDP FULL_SHARD,none,bf16,FlashAttention,900,,,x,"
+      "expansion_ratio 4\n"
+      "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,80,8,,,FSDP FULL_SHARD,none,bf16,,900,,,x,expansion_ratio 4\n");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].reason, "only TFLOP/s per GPU published (their FLOP count is the source's)");
+  EXPECT_EQ(rows[1].reason, "GPU A100 (memory not stated) not in the GPU catalog");
+  EXPECT_EQ(rows[2].reason, "no network for s on a100 ('')");
+  EXPECT_EQ(rows[3].reason, "attention implementation not stated as fused (FlashAttention or SDPA)");
+}
+
+TEST(ShardedTrainingRows, AMalformedFieldNamesFileLineAndColumn) {
   const std::string good =
       "torchtitan-2024-04,Llama 2 13B,40,5120,40,40,,32000,,4096,2,,,A100,80,64,,,FSDP2 (1D),none,bf16,SDPA,"
       "\"2,162\",,,x,n\n";
-  std::ofstream(dir + "/throughput.csv") << header << good << "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,80,8,,,"
-                                         << "FSDP FULL_SHARD,none,amp_bf16,FlashAttention,12k,,,x,n\n";
   try {
-    read_sharded_rows(dir);
+    read_rows("sharded-training-malformed", good + "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,80,8,,,"
+                                                   "FSDP FULL_SHARD,none,amp_bf16,FlashAttention,12k,,,x,n\n");
     FAIL() << "a malformed throughput was read";
   } catch (const CsvError& e) {
     EXPECT_NE(std::string(e.what()).find("throughput.csv:3: tokens_per_s_per_gpu: expected a positive number"),
               std::string::npos)
         << e.what();
   }
-  std::ofstream(dir + "/throughput.csv") << header << good;
-  const auto rows = read_sharded_rows(dir);
+  const auto rows = read_rows("sharded-training-good", good);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_TRUE(rows[0].expressible) << rows[0].reason;
   EXPECT_DOUBLE_EQ(rows[0].published, 2162);
