@@ -46,6 +46,7 @@ std::string group_key(const ShardedRow& r, const std::string& what) {
   if (what == "source") return r.source;
   if (what == "gpu") return r.catalog_gpu;
   if (what == "gpus") return std::to_string(r.gpus) + " GPUs";
+  if (what == "seq") return std::to_string(r.seq_len) + " tokens";
   if (what == "sharding") return r.method;
   if (what == "checkpointing") return r.recompute;
   throw std::invalid_argument("unknown grouping '" + what + "'");
@@ -92,10 +93,13 @@ ShardedGroup ShardedTrainingValidation::overall() const {
 }
 
 std::vector<ShardedGroup> ShardedTrainingValidation::by(const std::string& what) const {
-  // GPU counts in numeric order, the other keys alphabetically.
+  // GPU counts and sequence lengths in numeric order, the other keys alphabetically.
   std::map<std::pair<int, std::string>, std::vector<const ShardedCase*>> groups;
-  for (const auto& c : cases)
-    if (c.row.expressible) groups[{what == "gpus" ? c.row.gpus : 0, group_key(c.row, what)}].push_back(&c);
+  for (const auto& c : cases) {
+    if (!c.row.expressible) continue;
+    const int order = what == "gpus" ? c.row.gpus : what == "seq" ? c.row.seq_len : 0;
+    groups[{order, group_key(c.row, what)}].push_back(&c);
+  }
   std::vector<ShardedGroup> out;
   for (const auto& [key, members] : groups) out.push_back(summarize(key.second, members));
   return out;
@@ -127,7 +131,7 @@ void write_sharded_training_summary(std::ostream& out, const ShardedTrainingVali
   TextTable t({"grouped by", "group", "rows", "MAPE", "mean error"}, {"", "", "", "%", "%"});
   const ShardedGroup all = v.overall();
   t.add_row({"-", all.key, std::to_string(all.rows), fmt::format("{:.1f}", all.mape_pct), percent(all.bias_pct)});
-  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing"})
+  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing", "seq"})
     for (const auto& g : v.by(what))
       t.add_row({what, g.key, std::to_string(g.rows), fmt::format("{:.1f}", g.mape_pct), percent(g.bias_pct)});
   t.write(out);
@@ -141,7 +145,7 @@ void write_sharded_training_summary(std::ostream& out, const ShardedTrainingVali
                        c.row.recompute, c.row.published, c.predicted, percent(100 * c.error()));
   }
   out << fmt::format("{} of {} rows expressible, from {} sources (the others: tensor, pipeline or context "
-                     "parallelism, CPU offload, a GPU outside the catalog, selective or unstated checkpointing; "
+                     "parallelism, CPU offload, a GPU outside the catalog, selective checkpointing, Megatron's FSDP; "
                      "report.md lists each); the memory estimate refuses {} of them, though each ran\n",
                      v.expressible(), v.cases.size(), v.sources(), v.refused());
 }
@@ -157,7 +161,7 @@ std::string sharded_training_markdown(const ShardedTrainingValidation& v) {
          "| grouped by | group | rows | MAPE | mean error |\n| :-- | :-- | --: | --: | --: |\n";
   const ShardedGroup all = v.overall();
   out << fmt::format("| - | all | {} | {:.1f}% | {} |\n", all.rows, all.mape_pct, percent(all.bias_pct));
-  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing"})
+  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing", "seq"})
     for (const auto& g : v.by(what))
       out << fmt::format("| {} | {} | {} | {:.1f}% | {} |\n", what, g.key, g.rows, g.mape_pct, percent(g.bias_pct));
   out << "\nNetworks, per source (stated: the source's words; assumed: not stated, and why the assumption):\n\n"

@@ -32,8 +32,8 @@ struct ShardedTrainingValidation {
   int sources() const;  // of the expressible rows
   int refused() const;  // expressible rows the memory estimate would refuse, though they ran
   ShardedGroup overall() const;
-  // The expressible rows grouped by "source", "gpu" (catalog GPU), "gpus" (GPU count, in
-  // numeric order), "sharding" (the preset) or "checkpointing".
+  // The expressible rows grouped by "source", "gpu" (catalog GPU), "gpus" (GPU count), "sharding"
+  // (the preset), "checkpointing" or "seq" (sequence length); counts and lengths in numeric order.
   std::vector<ShardedGroup> by(const std::string& what) const;
   // The expressible rows, largest |error| first (ties in file order).
   std::vector<const ShardedCase*> worst() const;

@@ -35,7 +35,7 @@ TEST(ShardedTraining, EveryExpressibleRowIsPredicted) {
 
 TEST(ShardedTraining, GroupsCoverEveryExpressibleRow) {
   const ShardedTrainingValidation& v = shipped();
-  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing"}) {
+  for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing", "seq"}) {
     int rows = 0;
     for (const auto& g : v.by(what)) rows += g.rows;
     EXPECT_EQ(rows, v.expressible()) << what;
@@ -45,6 +45,7 @@ TEST(ShardedTraining, GroupsCoverEveryExpressibleRow) {
   const auto counts = v.by("gpus");
   ASSERT_GE(counts.size(), 2u);
   EXPECT_EQ(counts.front().key, "8 GPUs");
+  EXPECT_EQ(v.by("seq").front().key, "512 tokens");
   const auto worst = v.worst();
   ASSERT_EQ(static_cast<int>(worst.size()), v.expressible());
   EXPECT_GE(std::abs(worst.front()->error()), std::abs(worst.back()->error()));
