@@ -14,6 +14,7 @@
 #include "validation/baseline.h"
 #include "validation/h200_layers.h"
 #include "validation/memory_validation.h"
+#include "validation/sharded_training.h"
 #include "validation/single_gpu.h"
 #include "validation/report.h"
 #include "validation/summary.h"
@@ -72,7 +73,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     const auto start = std::chrono::steady_clock::now();
     const validation::ValidationResult v = validation::run_validation(options, std::cerr);
     if (share.sharded()) {
-      // The summary, report, baseline and the memory and single-GPU checks are the merge's.
+      // The summary, report, baseline and the memory, single-GPU and sharded-training checks are the merge's.
       const std::size_t total = validation::validation_items(options, v.rows.size(), validation::networks(v.rows).size());
       const ShardProgress progress("validate", share, total, "work items", start);
       Part part = part_of("validate", parsed, vm, outputs, {});
@@ -101,6 +102,12 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       single_gpu = validation::validate_single_gpu(data + "/single-gpu");
       if (format == "table") validation::write_single_gpu_summary(std::cout, *single_gpu);
     }
+    // Published sharded-training throughput against the analytical backend (docs/MODEL.md, "Sharded data parallel").
+    std::optional<validation::ShardedTrainingValidation> sharded;
+    if (std::filesystem::exists(data + "/sharded-training/throughput.csv")) {
+      sharded = validation::validate_sharded_training(data + "/sharded-training");
+      if (format == "table") validation::write_sharded_training_summary(std::cout, *sharded);
+    }
     // One H200's measured steps and per-layer profiles against the compute model (docs/MODEL.md, "Compute").
     std::optional<validation::H200Check> h200;
     if (std::filesystem::exists(data + "/h200-gpu-check/torch-step-times.json")) {
@@ -116,6 +123,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     if (!report.empty() && memory) std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::memory_markdown(*memory);
     if (!report.empty() && single_gpu)
       std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::single_gpu_markdown(*single_gpu);
+    if (!report.empty() && sharded)
+      std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::sharded_training_markdown(*sharded);
     if (!report.empty() && h200)
       std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::h200_markdown(*h200);
     if (!record.empty())
