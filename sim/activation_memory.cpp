@@ -114,12 +114,13 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     if (k == "attention") core = l.name.ends_with("scores");
     in_core[i] = core;
     int t;
+    bool skipped = false;  // a fused kernel's intermediate: never in memory, nor its gradient
     const bool in_place = input >= 0 && (k == "relu" || (k == "add" && w.layers[i - 1].kind == "batchnorm"));
     if (in_place) {
       t = input;
     } else {
       t = static_cast<int>(tensors.size());
-      const bool skipped = in_fused_attention;
+      skipped = in_fused_attention;
       tensors.push_back({skipped ? 0 : elements, bytes_of(k, input_bytes), false, 0});
       if (skipped && k == "attention") {
         // The log-sum-exp: heads x queries = scores / keys.
@@ -147,8 +148,9 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     if (k == "maxpool") extra[i] += elements * kIndexBytes;
     const bool loss = loss_head(w, i);
     if (loss) extra[i] += elements * (autocast || !fp16 ? kFp32 : element);
-    out.largest_tensor_bytes =
-        std::max(out.largest_tensor_bytes, elements * (loss && autocast ? kFp32 : tensors[t].bytes));
+    if (!skipped)
+      out.largest_tensor_bytes =
+          std::max(out.largest_tensor_bytes, elements * (loss && autocast ? kFp32 : tensors[t].bytes));
     // The logits go to the loss: the next layer (BERT's next-sentence head) reads another tensor.
     prev = loss ? -1 : t;
   }

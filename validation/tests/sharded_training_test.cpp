@@ -24,6 +24,9 @@ TEST(ShardedTraining, EveryExpressibleRowIsPredicted) {
   const ShardedTrainingValidation& v = shipped();
   EXPECT_GE(v.expressible(), 20);
   EXPECT_GE(v.sources(), 2);
+  // Every one of them ran: the memory estimate refuses none (fused attention's s x s scores and
+  // their gradient never reach memory).
+  EXPECT_EQ(v.refused(), 0);
   for (const auto& c : v.cases) {
     if (!c.row.expressible) continue;
     EXPECT_GT(c.predicted, 0) << "line " << c.row.line;
