@@ -108,6 +108,31 @@ TEST(RankPlan, RingAllreduceGoesThroughTheChannel) {
   }
 }
 
+TEST(RankPlan, ShardedCollectivesStayInTheirGroups) {
+  // A hybrid shard on 3 nodes x 4 GPUs: a reduce-scatter inside each node, then an all-reduce of
+  // the shard on each rail (the GPUs of one local index).
+  Schedule s;
+  s.cluster.nodes = 3;
+  s.cluster.gpus_per_node = 4;
+  s.strategy.sharding = Sharding::parameters;
+  s.strategy.shard_in_node = true;
+  s.tasks = {task(0, TaskKind::backward, {}), comm(1, CommOp::reduce_scatter, 4800, -1, {0}),
+             comm(2, CommOp::allreduce, 1200, -1, {1}), comm(3, CommOp::all_gather, 4800, -1, {2})};
+  s.tasks[1].group = s.tasks[3].group = CommGroup::node;
+  s.tasks[2].group = CommGroup::rail;
+  s.tasks[2].algorithm = &collectives::allreduce_algorithm("ring");
+  for (int r = 0; r < world_size(s); ++r) {
+    const RankPlan p = plan_rank(s, r);
+    EXPECT_EQ(p.channel_tasks, 3);
+    for (int id : {1, 3})
+      for (const auto& step : p.tasks[id].steps)
+        for (const PeerOp& op : step) EXPECT_EQ(op.peer / 4, r / 4) << "task " << id << " of rank " << r;
+    for (const auto& step : p.tasks[2].steps)
+      for (const PeerOp& op : step) EXPECT_EQ(op.peer % 4, r % 4) << "rank " << r;
+  }
+  expect_matched(s);
+}
+
 TEST(RankPlan, TagsOfDifferentTasksAndStepsDiffer) {
   EXPECT_NE(transfer_tag(1, 0, 0), transfer_tag(2, 0, 0));
   EXPECT_NE(transfer_tag(1, 0, 0), transfer_tag(1, 1, 0));
