@@ -27,13 +27,16 @@ WorkEstimate estimate_schedule(const Workload& w, const Cluster& c, const Strate
   const double compute = 2 * layers * micro_batches + (s.overlap_next_forward ? 0 : 1);
   const bool wrapped = s.sharding == Sharding::parameters || s.grouping == Grouping::unit;
   const double units = wrapped ? static_cast<double>(wrap_units(w).size()) : 0;
-  double messages = s.grouping == Grouping::single ? std::min(1.0, tensors) : s.grouping == Grouping::unit ? units : tensors;
+  double messages = s.grouping == Grouping::single ? std::min(1.0, tensors)
+                    : s.grouping == Grouping::unit  ? units
+                                                    : tensors;
   // A bucket closes once it holds its cap: at most one more bucket than the caps the bytes fill.
   const double cap = std::min(s.bucket_bytes, s.first_bucket_bytes);
   if (s.grouping == Grouping::bucket && cap > 0)
     messages = std::min(messages, std::floor(static_cast<double>(w.grad_bytes()) / cap) + 1);
   // Sharded methods send their units or buckets whole.
-  if (s.partition_bytes > 0 && s.sharding == Sharding::none) messages += static_cast<double>(w.grad_bytes()) / s.partition_bytes;
+  if (s.partition_bytes > 0 && s.sharding == Sharding::none)
+    messages += static_cast<double>(w.grad_bytes()) / s.partition_bytes;
   double comm = 0;
   if (s.sharding != Sharding::none) {
     // Per micro-batch: each unit gathered twice (ZeRO-3, FSDP), each message reduced (and

@@ -34,7 +34,9 @@ class ShardedBuilder : TaskAppender {
     shard_group_ = shard_gpus_ == c_.gpus() ? CommGroup::all : CommGroup::node;
     rails_ = s_.shard_in_node && c_.nodes > 1;
     for (const WrapUnit& u : units_) {
-      const std::string block = u.root ? w_.layers[static_cast<std::size_t>(u.first_layer)].name : block_of(w_.layers[static_cast<std::size_t>(u.first_layer)].name);
+      // A block by its name; a run of layers outside the blocks by its first layer's.
+      const std::string& first = w_.layers[static_cast<std::size_t>(u.first_layer)].name;
+      const std::string block = u.root ? first : block_of(first);
       gather_names_.push_back({name("all_gather fwd " + block), name("all_gather bwd " + block)});
       unit_tensors_.push_back(0);
       for (int l = u.first_layer; l <= u.last_layer; ++l)
@@ -53,8 +55,9 @@ class ShardedBuilder : TaskAppender {
     backward_.assign(static_cast<std::size_t>(layers), -1);
     unit_forward_end_.assign(static_cast<std::size_t>(units), -1);
     before_backward_.assign(static_cast<std::size_t>(units), -1);
+    const std::size_t per_micro_batch = static_cast<std::size_t>(2 * layers + 2 * units) + 2 * messages_.size();
     out_.tasks.reserve(static_cast<std::size_t>(iterations) *
-                       (static_cast<std::size_t>(2 * layers + 2 * units) * micro_batches() + 3 * messages_.size() + 1));
+                       (per_micro_batch * static_cast<std::size_t>(micro_batches()) + messages_.size() + 1));
   }
 
   void iteration(int it) {
@@ -69,7 +72,7 @@ class ShardedBuilder : TaskAppender {
       for (std::size_t k = 0; k < messages_.size(); ++k) synced.push_back(reduce_gradients(k, it));
     }
     Task& opt = add(TaskKind::optimizer, optimizer_name_, it);
-    opt.duration_s = w_.optimizer_s / (s_.sharding == Sharding::none ? 1 : shard_gpus_);
+    opt.duration_s = w_.optimizer_s / shard_gpus_;
     link(opt, last_compute_);
     for (int d : synced) link(opt, d);
     last_compute_ = opt.id;
