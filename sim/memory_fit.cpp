@@ -116,10 +116,15 @@ std::string a_gpu(const std::string& gpu) {
 
 StateSharding state_sharding(const Strategy& s, const Cluster& sized) {
   const int t = std::max(1, s.tensor_parallel);
-  return {s.sharding,       shard_group_gpus(s, sized.gpus() / t, sized.gpus_per_node / t),
-          s.reshard_after_forward, s.gathers_in_flight,
-          s.bucket_bytes,   s.tensor_parallel,
-          s.sequence_parallel};
+  StateSharding out;
+  out.sharding = s.sharding;
+  out.gpus = shard_group_gpus(s, sized.gpus() / t, sized.gpus_per_node / t);
+  out.reshard_after_forward = s.reshard_after_forward;
+  out.gathers_in_flight = s.gathers_in_flight;
+  out.bucket_bytes = s.bucket_bytes;
+  out.tensor_parallel = t;
+  out.sequence_parallel = s.sequence_parallel;
+  return out;
 }
 
 double MemoryFit::allocated_bytes() const {
