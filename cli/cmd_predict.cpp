@@ -66,13 +66,15 @@ std::string memory_lines(const Scenario& s, const std::vector<MemoryFit>& fits) 
     return memory_summary(fit) + (fit.fits() ? "" : ": does not fit (--allow-oom)") +
            (warning.empty() ? "" : "\n          warning: " + warning);
   };
-  const bool alike = std::all_of(fits.begin(), fits.end(), [&](const MemoryFit& f) { return line(f) == line(fits[0]); });
+  const bool alike =
+      std::all_of(fits.begin(), fits.end(), [&](const MemoryFit& f) { return line(f) == line(fits[0]); });
   if (alike) return "memory    " + line(fits[0]) + "\n";
   std::string text;
   std::size_t i = 0;
   for (const auto& m : s.methods)
     for (int g : s.gpus) {
-      text += (i == 0 ? "memory    " : "          ") + m + " x " + std::to_string(g) + " GPUs: " + line(fits[i]) + "\n";
+      text += (i == 0 ? "memory    " : "          ") + m + " x " + std::to_string(g) + " GPUs: " + line(fits[i]);
+      text += "\n";
       ++i;
     }
   return text;
@@ -234,7 +236,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
           const StateSharding sharding = state_sharding(strategy_for(s, m), sized_for(s.cluster, g));
           const MemoryFit& fit = r.memory.emplace_back(memory_fit(s, r.workload.workload, sharding));
           // A sharded method's memory depends on the method and the GPU count: say which.
-          const std::string which = (s.methods.size() * s.gpus.size() > 1 ? " with " + m + " on " + std::to_string(g) + " GPUs" : "") +
+          const bool several = s.methods.size() * s.gpus.size() > 1;
+          const std::string which = (several ? " with " + m + " on " + std::to_string(g) + " GPUs" : "") +
                                     (combination.empty() ? "" : " with " + describe_combination(combination));
           // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
           // predicted with a warning that names the margin.
@@ -242,7 +245,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
             throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + fit.gpu +
                               ", got one that needs " + memory_summary(fit) + which + "; it would fit with " +
                               memory_knobs(s, r.workload.workload, sharding) + "; or pass --allow-oom");
-          if (const std::string warning = memory_warning(fit); !warning.empty() && fit.fits() && warned.insert(warning).second)
+          const std::string warning = memory_warning(fit);
+          if (!warning.empty() && fit.fits() && warned.insert(warning).second)
             std::cerr << "warning: " << s.path << ": memory" << which << ": " << warning << "\n";
         }
       runs.push_back(std::move(r));
