@@ -1,5 +1,6 @@
 // Cost of one analytical prediction row (schedule build + backend + steady state) per strategy on
-// the ResNet-50 10GbE scenario at 32 GPUs and at 256 and 1024 GPUs, and of the ddl-benchmarks grid.
+// the ResNet-50 10GbE scenario at 32 GPUs and at 256 and 1024 GPUs, of the ddl-benchmarks grid, and
+// of sharded data parallel on Llama-2-7B (8 to 1024 H100s).
 #include <benchmark/benchmark.h>
 
 #include "sim/analytical/analytical_backend.h"
@@ -31,6 +32,16 @@ void BM_PredictAtScale(benchmark::State& state, const std::string& method) {
   const int gpus = static_cast<int>(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, gpus, backend).row);
   state.SetLabel("resnet50, one row (steady state)");
+}
+
+void BM_PredictSharded(benchmark::State& state, const std::string& method) {
+  static const Scenario s =
+      load_scenario(std::string(SCALECAST_SOURCE_DIR) + "/scenarios/whatif-llama2-7b-fsdp-h100.yaml");
+  const BuiltWorkload w = build_workload(s);
+  const AnalyticalBackend backend;
+  const int gpus = static_cast<int>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(predict(s, w.workload, method, gpus, backend).row);
+  state.SetLabel("llama2-7b, 4 micro-batches a step, one row (steady state)");
 }
 
 void BM_DdlGrid(benchmark::State& state) {
@@ -67,5 +78,7 @@ BENCHMARK_CAPTURE(BM_PredictOne, distml_allreduce, std::string("distml-allreduce
 BENCHMARK_CAPTURE(BM_PredictAtScale, wfbp_allreduce, std::string("wfbp-allreduce"))
     ->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PredictAtScale, bsp_ps, std::string("bsp-ps"))->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictSharded, fsdp, std::string("fsdp"))->Arg(8)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PredictSharded, fsdp_hybrid, std::string("fsdp-hybrid"))->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DdlGrid)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
