@@ -2,6 +2,8 @@
 // backend, take the steady state and derive throughput, speedup and efficiency.
 #include "sim/prediction.h"
 
+#include <optional>
+
 #include "sim/schedule_builder.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/sharding/tensor_parallel.h"
@@ -23,11 +25,12 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
   Cluster cluster = sized_for(s.cluster, gpus);
   const Strategy strategy = strategy_for(s, method);
   // Tensor parallelism: the schedule of one data-parallel replica's GPU, on the replicas' cluster.
-  const TensorParallelRun tp = strategy.tensor_parallel > 1
-                                   ? tensor_parallel_run(w, cluster, strategy, s.model.options.bytes_per_element)
-                                   : TensorParallelRun{};
-  const Workload& work = strategy.tensor_parallel > 1 ? tp.workload : w;
-  if (strategy.tensor_parallel > 1) cluster = tp.cluster;
+  std::optional<TensorParallelRun> tp;
+  if (strategy.tensor_parallel > 1) {
+    tp = tensor_parallel_run(w, cluster, strategy, s.model.options.bytes_per_element);
+    cluster = tp->cluster;
+  }
+  const Workload& work = tp ? tp->workload : w;
   if (!cluster.compute_slowdown_given)
     cluster.compute_slowdown = scheduling::slowdown_from_held_sms(cluster, strategy);
   check_work(estimate_schedule(work, cluster, strategy, n + (steady ? 1 : 0)), limits, run_name(method, gpus));

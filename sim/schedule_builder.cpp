@@ -46,10 +46,10 @@ class Builder : TaskAppender {
       MessagePlan& p = plans_[k];
       const std::string n = names_ ? " #" + std::to_string(k) : "";
       if (s_.aggregation == Aggregation::allreduce) {
-        p.names = {name("allreduce" + n), -1};
+        p.names = {names_ ? name("allreduce" + n) : -1, -1};
         p.algorithm = &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes);
       } else {
-        p.names = {name("push" + n), name("pull" + n)};
+        if (names_) p.names = {name("push" + n), name("pull" + n)};
         // A partition keeps its server (BytePS: by its key's hash).
         p.server = server_of.empty() ? k % std::max(1, servers) : server_of[k];
       }

@@ -4,6 +4,12 @@
 namespace scalecast {
 
 TaskAppender::TaskAppender(const Workload& w, Schedule& out, bool names) : out_(out), names_(names) {
+  // A prediction's schedule goes unnamed: no name is composed at all.
+  if (!names) {
+    forward_names_.assign(w.layers.size(), -1);
+    backward_names_.assign(w.layers.size(), -1);
+    return;
+  }
   for (const Layer& l : w.layers) {
     forward_names_.push_back(name("fwd " + l.name));
     backward_names_.push_back(name("bwd " + l.name));

@@ -36,18 +36,23 @@ class ShardedBuilder : TaskAppender {
     for (const WrapUnit& u : units_) {
       // A block by its name; a run of layers outside the blocks by its first layer's.
       const std::string& first = w_.layers[static_cast<std::size_t>(u.first_layer)].name;
-      const std::string block = u.root ? first : block_of(first);
-      gather_names_.push_back({name("all_gather fwd " + block), name("all_gather bwd " + block)});
+      const std::string block = !names_ ? "" : u.root ? first : block_of(first);
+      gather_names_.push_back(names_ ? std::array{name("all_gather fwd " + block), name("all_gather bwd " + block)}
+                                     : std::array{-1, -1});
       unit_tensors_.push_back(0);
       for (int l = u.first_layer; l <= u.last_layer; ++l)
         unit_tensors_.back() += static_cast<int>(w_.layers[static_cast<std::size_t>(l)].grads.size());
     }
     messages_ = group_gradients(w_, s_, collectives::fit_alpha_beta(links_, s_.algorithm));
     for (std::size_t k = 0; k < messages_.size(); ++k) {
-      const std::string n = " #" + std::to_string(k);
       const bool allreduce = s_.sharding == Sharding::optimizer;
-      message_names_.push_back({name(allreduce ? "allreduce" + n : "reduce_scatter" + n), name("allreduce rail" + n),
-                                name("all_gather params" + n)});
+      if (names_) {
+        const std::string n = " #" + std::to_string(k);
+        message_names_.push_back({name(allreduce ? "allreduce" + n : "reduce_scatter" + n), name("allreduce rail" + n),
+                                  name("all_gather params" + n)});
+      } else {
+        message_names_.push_back({-1, -1, -1});
+      }
       algorithms_.push_back(allreduce ? &collectives::choose_allreduce(links_, s_.algorithm, messages_[k].bytes)
                                       : &collectives::allreduce_algorithm("ring"));
     }
