@@ -231,10 +231,11 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       r.workload = build_workload(r.swept.scenario);
       const Scenario& s = r.swept.scenario;
       std::set<std::string> warned;
+      const MemoryFit whole = memory_fit(s, r.workload.workload);
       for (const auto& m : s.methods)
         for (int g : s.gpus) {
           const StateSharding sharding = state_sharding(strategy_for(s, m), sized_for(s.cluster, g));
-          const MemoryFit& fit = r.memory.emplace_back(memory_fit(s, r.workload.workload, sharding));
+          const MemoryFit& fit = r.memory.emplace_back(sharded_fit(whole, r.workload.workload, sharding));
           // A sharded method's memory depends on the method and the GPU count: say which.
           const bool several = s.methods.size() * s.gpus.size() > 1;
           const std::string which = (several ? " with " + m + " on " + std::to_string(g) + " GPUs" : "") +

@@ -198,8 +198,12 @@ MemoryFit memory_fit(const Scenario& scenario, const Workload& workload, const S
     fit.activations_bytes = a.saved_bytes * model.batch_per_gpu;
     fit.temporaries_bytes = a.transient_bytes * model.batch_per_gpu;
   }
-  shard(fit, workload, sharding);
-  return fit;
+  return sharded_fit(std::move(fit), workload, sharding);
+}
+
+MemoryFit sharded_fit(MemoryFit whole, const Workload& workload, const StateSharding& sharding) {
+  shard(whole, workload, sharding);
+  return whole;
 }
 
 std::string memory_summary(const MemoryFit& fit) {

@@ -70,6 +70,10 @@ struct MemoryFit {
 };
 
 MemoryFit memory_fit(const Scenario& scenario, const Workload& workload, const StateSharding& sharding = {});
+// The same from memory_fit's estimate without a sharding (`whole`), which does not depend on the
+// method or the GPU count: what predict and recommend work out once per model, then shard for
+// each method and GPU count.
+MemoryFit sharded_fit(MemoryFit whole, const Workload& workload, const StateSharding& sharding);
 
 // "11.2 GiB (9.9-14.6) of 80 GiB per GPU (activations 5.5 GiB, optimizer state 4.01 GiB, ...)".
 std::string memory_summary(const MemoryFit& fit);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -101,6 +102,13 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
   sweep.insert(sweep.end(), request.sweep.begin(), request.sweep.end());
 
   std::map<std::string, std::size_t> workload_index;
+  struct Skipped {
+    Scenario scenario;
+    std::size_t workload = 0;
+    StateSharding sharding;
+    std::string summary;
+  };
+  std::optional<Skipped> last_skipped;
   for (const NetworkOption& network : networks) {
     for (const std::string& method : methods) {
       std::vector<SweepAxis> axes;
@@ -131,18 +139,20 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         // depends on the GPU count.
         const Workload& workload = out.workloads[v.workload].workload;
         const Strategy strategy = strategy_for(v.scenario, method);
+        const MemoryFit whole = memory_fit(v.scenario, workload);
         for (int g : gpus) {
           const StateSharding sharding = state_sharding(strategy, sized_for(v.scenario.cluster, g));
-          MemoryFit fit = memory_fit(v.scenario, workload, sharding);
+          MemoryFit fit = sharded_fit(whole, workload, sharding);
           if (fit.needed_bytes() > fit.available_bytes) {
             ++out.skipped_memory;
-            out.largest_skipped = memory_summary(fit) + " (" + fit.gpu + ", " + method + " on " + std::to_string(g) +
-                                  " GPUs; would fit with " + memory_knobs(v.scenario, workload, sharding) + ")";
+            // The message names the last one; what would make it fit is worked out once, below.
+            last_skipped = {v.scenario, v.workload, sharding, memory_summary(fit) + " (" + fit.gpu + ", " + method +
+                                                                  " on " + std::to_string(g) + " GPUs"};
             continue;
           }
-          if (!memory_warning(fit).empty()) {
+          if (std::string warning = memory_warning(fit); !warning.empty()) {
             ++out.warned_memory;
-            out.example_warned = memory_warning(fit);
+            out.example_warned = std::move(warning);
           }
           v.memory.emplace(g, std::move(fit));
         }
@@ -155,6 +165,11 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
       }
     }
   }
+  if (last_skipped)
+    out.largest_skipped = last_skipped->summary + "; would fit with " +
+                          memory_knobs(last_skipped->scenario, out.workloads[last_skipped->workload].workload,
+                                       last_skipped->sharding) +
+                          ")";
   // A global batch keeps the configurations that step on exactly that many samples.
   const auto steps_on = [&](const Variant& v, int g) {
     const ModelSettings& m = v.scenario.model;
