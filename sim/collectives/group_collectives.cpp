@@ -33,14 +33,13 @@ double rail_allreduce_s(const LinkCapacities& l, double bytes) {
   return 2.0 * (n - 1) * (l.network_latency_s + bytes / (n * bandwidth)) + l.call_overhead_s;
 }
 
-Expansion ring_of(int members, double bytes, int steps, auto rank_of, int groups) {
+// A ring over all GPUs: p - 1 steps of bytes/p.
+Expansion flat_ring(int p, double bytes) {
   Expansion e;
-  if (members <= 1) return e;
-  for (int step = 0; step < steps; ++step) {
+  if (p <= 1) return e;
+  for (int step = 0; step < p - 1; ++step) {
     e.steps.emplace_back();
-    for (int group = 0; group < groups; ++group)
-      for (int i = 0; i < members; ++i)
-        e.steps.back().push_back({rank_of(group, i), rank_of(group, (i + 1) % members), bytes / members});
+    for (int r = 0; r < p; ++r) e.steps.back().push_back({r, (r + 1) % p, bytes / p});
   }
   return e;
 }
@@ -71,12 +70,9 @@ double group_collective_s(const LinkCapacities& l, CommOp op, CommGroup group, d
 Expansion expand_group_collective(int nodes, int g, CommOp op, CommGroup group, double bytes) {
   collective_of(op);
   switch (group) {
-    case CommGroup::all:
-      return ring_of(nodes * g, bytes, nodes * g - 1, [](int, int i) { return i; }, 1);
-    case CommGroup::node:
-      return ring_of(g, bytes, g - 1, [g](int node, int i) { return node * g + i; }, nodes);
-    case CommGroup::rail:
-      return ring_of(nodes, bytes, 2 * (nodes - 1), [g](int local, int i) { return i * g + local; }, g);
+    case CommGroup::all: return flat_ring(nodes * g, bytes);
+    case CommGroup::node: return node_ring(nodes, g, bytes);
+    case CommGroup::rail: return rail_rings(nodes, g, bytes);
   }
   return {};
 }

@@ -24,12 +24,7 @@ Expansion expand(int nodes, int g, double bytes) {
   Expansion e = node_ring(nodes, g, bytes);
   const int intra_steps = static_cast<int>(e.steps.size());
   // Inter-node ring all-reduce of each GPU's shard among the GPUs with the same local index.
-  for (int step = 0; step < 2 * (nodes - 1); ++step) {
-    e.steps.emplace_back();
-    for (int i = 0; i < g; ++i)
-      for (int n = 0; n < nodes; ++n)
-        e.steps.back().push_back({n * g + i, ((n + 1) % nodes) * g + i, bytes / g / nodes});
-  }
+  for (auto& step : rail_rings(nodes, g, bytes / g).steps) e.steps.push_back(std::move(step));
   // Intra-node all-gather: the reduce-scatter's steps again.
   for (int step = 0; step < intra_steps; ++step) e.steps.push_back(e.steps[step]);
   return e;

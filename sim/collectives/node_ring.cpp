@@ -1,4 +1,5 @@
-// The intra-node reduce-scatter / all-gather ring: its time and its transfers.
+// The intra-node reduce-scatter / all-gather ring: its time and its transfers; the rings across
+// nodes on each local index.
 #include "sim/collectives/node_ring.h"
 
 namespace scalecast::collectives {
@@ -18,6 +19,16 @@ Expansion node_ring(int nodes, int g, double bytes) {
     e.steps.emplace_back();
     for (int n = 0; n < nodes; ++n)
       for (int i = 0; i < g; ++i) e.steps.back().push_back({n * g + i, n * g + (i + 1) % g, bytes / g});
+  }
+  return e;
+}
+
+Expansion rail_rings(int nodes, int g, double bytes) {
+  Expansion e;
+  for (int step = 0; step < 2 * (nodes - 1); ++step) {
+    e.steps.emplace_back();
+    for (int i = 0; i < g; ++i)
+      for (int n = 0; n < nodes; ++n) e.steps.back().push_back({n * g + i, ((n + 1) % nodes) * g + i, bytes / nodes});
   }
   return e;
 }
