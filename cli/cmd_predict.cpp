@@ -61,19 +61,19 @@ std::string compute_origin(const BuiltWorkload& w) {
 // The memory line; where the estimate differs by method or GPU count (sharded state), one line
 // for each.
 std::string memory_lines(const Scenario& s, const std::vector<MemoryFit>& fits) {
-  const auto line = [](const MemoryFit& fit) {
+  std::vector<std::string> lines;
+  for (const MemoryFit& fit : fits) {
     const std::string warning = memory_warning(fit);
-    return memory_summary(fit) + (fit.fits() ? "" : ": does not fit (--allow-oom)") +
-           (warning.empty() ? "" : "\n          warning: " + warning);
-  };
-  const bool alike =
-      std::all_of(fits.begin(), fits.end(), [&](const MemoryFit& f) { return line(f) == line(fits[0]); });
-  if (alike) return "memory    " + line(fits[0]) + "\n";
+    lines.push_back(memory_summary(fit) + (fit.fits() ? "" : ": does not fit (--allow-oom)") +
+                    (warning.empty() ? "" : "\n          warning: " + warning));
+  }
+  if (std::all_of(lines.begin(), lines.end(), [&](const std::string& l) { return l == lines[0]; }))
+    return "memory    " + lines[0] + "\n";
   std::string text;
   std::size_t i = 0;
   for (const auto& m : s.methods)
     for (int g : s.gpus) {
-      text += (i == 0 ? "memory    " : "          ") + m + " x " + std::to_string(g) + " GPUs: " + line(fits[i]);
+      text += (i == 0 ? "memory    " : "          ") + m + " x " + std::to_string(g) + " GPUs: " + lines[i];
       text += "\n";
       ++i;
     }

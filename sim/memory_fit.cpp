@@ -90,15 +90,12 @@ void shard(MemoryFit& fit, const Workload& w, const StateSharding& sh) {
     return;
   }
   const std::vector<WrapUnit> units = wrap_units(w);
-  double largest = 0, blocks = 0, largest_grads = 0;
+  double largest = 0, blocks = 0, root = 0, largest_grads = 0;
   for (const WrapUnit& u : units) {
     largest = std::max(largest, u.parameters / t);
     largest_grads = std::max(largest_grads, u.grad_bytes / t);
-    if (!u.root) blocks += u.parameters / t;
+    (u.root ? root : blocks) += u.parameters / t;
   }
-  double root = 0;
-  for (const WrapUnit& u : units)
-    if (u.root) root += u.parameters / t;
   fit.weights_bytes /= n;
   // The root unit stays gathered from the forward to the backward in either mode.
   const double held = sh.reshard_after_forward ? std::max(1, sh.gathers_in_flight) * largest : blocks;
