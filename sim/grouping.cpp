@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 
 namespace scalecast {
 namespace {

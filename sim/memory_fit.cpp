@@ -13,7 +13,7 @@
 #include "sim/compute_model.h"
 #include "sim/gpu_catalog.h"
 #include "sim/sharding/tensor_parallel.h"
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 #include "sim/units.h"
 #include "sim/zoo/zoo.h"
 

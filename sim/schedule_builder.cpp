@@ -243,7 +243,7 @@ Schedule build_schedule(const Workload& workload, const Cluster& cluster, const 
   out.strategy = strategy;
   out.iterations = shape.iterations + (shape.next_forward ? 1 : 0);
   if (strategy.sharding != Sharding::none) {
-    build_sharded_tasks(workload, cluster, strategy, shape, out);
+    build_sharded_tasks(workload, cluster, strategy, shape.iterations, shape.next_forward, shape.task_names, out);
     return out;
   }
   Builder builder(workload, cluster, strategy, out, shape.task_names);

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 #include "sim/units.h"
 
 namespace scalecast {

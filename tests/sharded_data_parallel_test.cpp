@@ -14,7 +14,7 @@
 #include "sim/memory_fit.h"
 #include "sim/schedule_builder.h"
 #include "sim/schedule_json.h"
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 #include "sim/steady_state.h"
 #include "sim/workload_builder.h"
 #include "sim/zoo/zoo.h"

@@ -15,7 +15,7 @@
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/grouping.h"
 #include "sim/link_capacities.h"
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 #include "sim/task_appender.h"
 
 namespace scalecast {
@@ -218,12 +218,12 @@ class ShardedBuilder : TaskAppender {
 
 }  // namespace
 
-void build_sharded_tasks(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
-                         const ScheduleShape& shape, Schedule& out) {
-  ShardedBuilder builder(workload, cluster, strategy, out, shape.task_names);
+void build_sharded_tasks(const Workload& workload, const Cluster& cluster, const Strategy& strategy, int iterations,
+                         bool next_forward, bool task_names, Schedule& out) {
+  ShardedBuilder builder(workload, cluster, strategy, out, task_names);
   builder.prepare(out.iterations);
-  for (int it = 0; it < shape.iterations; ++it) builder.iteration(it);
-  if (shape.next_forward) builder.forward_pass(shape.iterations, true);
+  for (int it = 0; it < iterations; ++it) builder.iteration(it);
+  if (next_forward) builder.forward_pass(iterations, true);
 }
 
 }  // namespace scalecast

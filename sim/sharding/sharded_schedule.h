@@ -3,14 +3,14 @@
 #pragma once
 
 #include "sim/schedule.h"
-#include "sim/schedule_builder.h"
 #include "sim/workload.h"
 
 namespace scalecast {
 
-// Fills `out` (its header already set by build_schedule) for a strategy whose sharding is not
-// none; `cluster` is sized for the run.
-void build_sharded_tasks(const Workload& workload, const Cluster& cluster, const Strategy& strategy,
-                         const ScheduleShape& shape, Schedule& out);
+// Fills `out` (its header already set by build_schedule, out.iterations included) for a strategy
+// whose sharding is not none: `iterations` whole ones, then the next one's forward pass where
+// `next_forward` (sim/schedule_builder.h, ScheduleShape); `cluster` is sized for the run.
+void build_sharded_tasks(const Workload& workload, const Cluster& cluster, const Strategy& strategy, int iterations,
+                         bool next_forward, bool task_names, Schedule& out);
 
 }  // namespace scalecast

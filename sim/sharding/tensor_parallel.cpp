@@ -17,7 +17,7 @@
 #include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/link_capacities.h"
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 
 namespace scalecast {
 namespace {

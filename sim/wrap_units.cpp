@@ -1,6 +1,6 @@
 // Units by block name: the dotted name's first numeric part closes the block's prefix, as the
 // zoo and PyTorch's module lists name layers (transformer.h.3, bert.encoder.layer.3, layer1.0).
-#include "sim/sharding/wrap_units.h"
+#include "sim/wrap_units.h"
 
 #include <algorithm>
 #include <cctype>
