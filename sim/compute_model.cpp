@@ -2,10 +2,14 @@
 // measured matmul rate, fused attention at its kernels' share of peak, the rest at bandwidth.
 #include "sim/compute_model.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim/compute/kernel_times.h"
+#include "sim/compute/streaming_traffic.h"
+#include "sim/zoo/layers.h"
 
 namespace scalecast {
 
@@ -57,6 +61,20 @@ void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
   scores.backward_s = std::max(2.5 * forward_flops / rate, 8 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
 }
 
+// A layer's input and output bytes for a batch at `element_bytes` per activation (the zoo counts
+// its traffic as input plus output activations at 4 bytes each).
+std::pair<double, double> input_output_bytes(const Layer& layer, double batch, double element_bytes) {
+  const double out = static_cast<double>(layer.output_elements) * element_bytes * batch;
+  const double all = layer.forward_memory_bytes / zoo::kActivationBytes * element_bytes * batch;
+  return {std::max(0.0, all - out), out};
+}
+
+// Tensor cores need NHWC operands: on a GPU that has them, a convolution at a tensor-core
+// precision over channels-first tensors pays cuDNN's layout transposes.
+bool transposes_layout(const Layer& layer, const GpuSpec& gpu, Precision p, const ComputeModelParams& params) {
+  return layer.kind == "conv" && !params.channels_last && p != Precision::fp32 && gpu.compute_capability >= 70;
+}
+
 void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const Precision p = product_precision(layer, params.precision);
   const KernelRates rates = rates_for(gpu, params, p);
@@ -64,19 +82,28 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
   layer.forward_s = compute::product_s(compute::forward_product(layer.matmul, batch), bytes, rates);
   layer.backward_s = compute::product_s(compute::input_gradient_product(layer.matmul, batch), bytes, rates) +
                      compute::product_s(compute::weight_gradient_product(layer.matmul, batch), bytes, rates);
+  if (transposes_layout(layer, gpu, p, params)) {
+    const auto [in, out] = input_output_bytes(layer, batch, bytes);
+    const compute::Traffic t = compute::nchw_transposes(in, out);
+    layer.forward_s += t.forward / rates.bandwidth + compute::kNchwTransposesForward * rates.launch_s;
+    layer.backward_s += t.backward / rates.bandwidth + compute::kNchwTransposesBackward * rates.launch_s;
+  }
 }
 
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
-// loss: their activations at the run's width (the loss's in fp32) and their parameters at the gradients' width, forward once and
-// backward twice (the output's gradient and the saved input read, the input's gradient written).
+// loss: their activations at the run's width (the loss's in fp32) as each kind's kernels move them
+// (compute/streaming_traffic.h), and their parameters at the gradients' width, read once forward
+// and twice backward (the weight gradient written too).
 void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const KernelRates rates = rates_for(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
   const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
-  const double activation_bytes = layer.forward_memory_bytes * batch * width;
+  const double activation_bytes = zoo::kActivationBytes * width;
+  const auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
+  const compute::Traffic t = compute::streaming_traffic(layer.kind, in, out, activation_bytes);
   const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
-  layer.forward_s = compute::streaming_s(activation_bytes + weight_bytes, flops, rates);
-  layer.backward_s = compute::streaming_s(2 * activation_bytes + 2 * weight_bytes, flops, rates);
+  layer.forward_s = compute::streaming_s(t.forward + weight_bytes, flops, rates);
+  layer.backward_s = compute::streaming_s(t.backward + 2 * weight_bytes, flops, rates);
 }
 
 // Bytes read and written per parameter by one optimizer step in fp32: SGD with momentum reads

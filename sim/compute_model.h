@@ -21,6 +21,7 @@ struct ComputeModelParams {
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
   bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
+  bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
   // What runs its forward again in its backward: the blocks (full) or their attention cores.
   Checkpointing activation_checkpointing = Checkpointing::none;
 };

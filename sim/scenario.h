@@ -40,6 +40,9 @@ struct ModelSettings {
   // full: each transformer block; selective: each block's attention core; sim/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
+  // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
+  // "channels_last": NHWC, as tensor cores take them).
+  std::string memory_format = "channels_first";
   Checkpointing activation_checkpointing = Checkpointing::none;
 };
 

@@ -21,6 +21,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.precision = s.model.precision;
   params.optimizer = s.model.optimizer;
   params.fused_attention = s.model.attention == "fused";
+  params.channels_last = s.model.memory_format == "channels_last";
   params.activation_checkpointing = s.model.activation_checkpointing;
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);

@@ -1,5 +1,6 @@
 // The compute model by kind of work: tile and wave quantization of products, products at the
-// measured matmul rate, fused attention, fp8 on Linear layers only, and recomputation.
+// measured matmul rate, streaming layers' traffic by kind, NCHW convolutions' transposes, fused
+// attention, fp8 on Linear layers only, and recomputation.
 #include "sim/compute_model.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,10 @@
 #include <iterator>
 
 #include "sim/compute/kernel_times.h"
+#include "sim/compute/streaming_traffic.h"
+#include "sim/scenario.h"
+#include "sim/workload_builder.h"
+#include "fixtures.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
@@ -165,6 +170,70 @@ TEST(ComputeModel, HalfWidthActivationsHalveStreamingTime) {
   const Layer& relu_b = b.layers[2];
   ASSERT_EQ(relu_a.kind, "relu");
   EXPECT_NEAR(relu_b.forward_s - fp16.kernel_overhead_s, 0.5 * (relu_a.forward_s - fp32.kernel_overhead_s), 1e-12);
+}
+
+TEST(StreamingTraffic, EachKindMovesWhatItsKernelsReadAndWrite) {
+  const double in = 100, out = 50, width = 2;  // bytes of the batch's input and output, bf16
+  // ReLU keeps its output: backward reads the output gradient and the output, writes dX.
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("relu", in, out, width).backward, 2 * out + in);
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("gelu", in, out, width).backward, out + 2 * in);
+  // Norms read dY and X for dX, then both again for the weight gradients.
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("layernorm", in, out, width).backward, 2 * out + 3 * in);
+  // Training batch norm reads its input twice forward (statistics, then normalisation).
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("batchnorm", in, out, width).forward, 2 * in + out);
+  // A residual add's backward is the one sum of two gradients where its branches forked.
+  const compute::Traffic add = compute::streaming_traffic("add", in, out, width);
+  EXPECT_DOUBLE_EQ(add.backward, add.forward);
+  // Dropout keeps one byte of mask per element, written forward and read backward.
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("dropout", in, out, width).forward, in + out + out / width);
+  // Max pooling keeps an int64 index per output element.
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("maxpool", in, out, width).forward, in + out + 8 * out / width);
+  // A kind the table does not know: every tensor once forward, twice backward.
+  EXPECT_DOUBLE_EQ(compute::streaming_traffic("cross_entropy", in, out, width).backward, 2 * (in + out));
+}
+
+// A conv of ResNet-50 (layer1.0.conv2: 64 -> 64 channels, 3 x 3, 56 x 56) and its times.
+Layer timed_conv(const std::string& gpu, Precision precision, bool channels_last) {
+  Workload w = zoo::build_model("resnet50", zoo::ModelOptions{});
+  w.batch_per_gpu = 64;
+  ComputeModelParams p;
+  p.precision = precision;
+  p.channels_last = channels_last;
+  apply_compute_model(w, find_gpu(gpu), p);
+  for (const Layer& l : w.layers)
+    if (l.name == "layer1.0.conv2") return l;
+  ADD_FAILURE() << "no layer1.0.conv2";
+  return {};
+}
+
+TEST(ComputeModel, TensorCoreConvsOnChannelsFirstTensorsPayTheTransposes) {
+  const GpuSpec& a100 = find_gpu("a100");
+  const Layer nchw = timed_conv("a100", Precision::tf32, false);
+  const Layer nhwc = timed_conv("a100", Precision::tf32, true);
+  // 64 x 64 x 56 x 56 fp32 elements in and out: the input transposed forward; the output
+  // gradient, the input and the output gradient again backward; each read and written.
+  const double bytes = 64.0 * 64 * 56 * 56 * 4;
+  const double bandwidth = a100.memory_bandwidth * kStreamingEfficiency;
+  const double launch = ComputeModelParams{}.kernel_overhead_s;
+  EXPECT_NEAR(nchw.forward_s - nhwc.forward_s, 2 * bytes / bandwidth + launch, 1e-12);
+  EXPECT_NEAR(nchw.backward_s - nhwc.backward_s, 6 * bytes / bandwidth + 3 * launch, 1e-12);
+  // fp32 runs on the CUDA cores, which take NCHW as it is; so do GPUs without tensor cores.
+  EXPECT_DOUBLE_EQ(timed_conv("a100", Precision::fp32, false).forward_s,
+                   timed_conv("a100", Precision::fp32, true).forward_s);
+  EXPECT_DOUBLE_EQ(timed_conv("p100", Precision::fp16, false).forward_s,
+                   timed_conv("p100", Precision::fp16, true).forward_s);
+  EXPECT_GT(timed_conv("v100-sxm2", Precision::fp16, false).backward_s,
+            timed_conv("v100-sxm2", Precision::fp16, true).backward_s);
+}
+
+TEST(ComputeModel, ScenarioMemoryFormatReachesTheConvolutions) {
+  const std::string batch = "  batch_per_gpu: 64\n";
+  std::string text = testing::kBaseScenario;
+  text.replace(text.find(batch), batch.size(), batch + "  precision: fp16\n");
+  const double nchw = build_workload(parse_scenario(text, "scen.yaml")).workload.compute_s();
+  const Scenario nhwc = parse_scenario(text, "scen.yaml", {"model.memory_format=channels_last"});
+  EXPECT_EQ(nhwc.model.memory_format, "channels_last");
+  EXPECT_LT(build_workload(nhwc).workload.compute_s(), nchw);
 }
 
 }  // namespace

@@ -90,6 +90,7 @@ void express(SingleGpuCase& c) {
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;
+  m.memory_format = c.memory_format;
   m.activation_checkpointing = c.checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
   m.optimizer = c.model.starts_with("resnet") ? "sgd" : "adam";
   if (c.model.starts_with("gpt:") || c.model.starts_with("llama:")) {
@@ -173,6 +174,8 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.parallelism = r.non_empty("parallelism");
     c.attention = one_of(r, "attention", {"eager", "fused"});
     c.checkpointing = one_of(r, "activation_checkpointing", {"none", "full", "selective"});
+    if (!r.text("memory_format").empty())
+      c.memory_format = one_of(r, "memory_format", {"channels_first", "channels_last"});
     if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);

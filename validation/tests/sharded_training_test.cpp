@@ -11,8 +11,10 @@ namespace {
 
 // The zero-shot MAPE over the expressible rows, as measured at this commit (every row predicted
 // faster than published, docs/MODEL.md "Sharded data parallel"): a change to the model that moves
-// it updates it here, with the reason, in the same commit.
-constexpr double kMeasuredMapePct = 41.19;
+// it updates it here, with the reason, in the same commit. 41.19 -> 43.00: streaming layers move
+// what their kernels move (sim/compute/streaming_traffic.h): residual adds, GELU and dropout cost
+// less backward than the old twice-forward, norms more; these decoders come out 1-2% faster.
+constexpr double kMeasuredMapePct = 43.00;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =

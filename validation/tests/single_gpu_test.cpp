@@ -17,17 +17,18 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/throughput.csv")
       << "source,gpu,gpu_as_published,gpus,model,model_as_published,precision,batch_per_gpu,seq_len,throughput,unit,"
-         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab\n"
-         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000\n"
-         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,\n"
-         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,,single,1,eager,none,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,\n"
-         "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,\n"
-         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,\n"
-         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,\n";
+         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab,memory_format\n"
+         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,\n"
+         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,,channels_first\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,,channels_first\n"
+         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,,single,1,eager,none,,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_first\n"
+         "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,,channels_first\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_last\n";
   const SingleGpuValidation v = validate_single_gpu(dir);
-  ASSERT_EQ(v.cases.size(), 8u);
+  ASSERT_EQ(v.cases.size(), 9u);
   EXPECT_TRUE(v.cases[0].expressible) << v.cases[0].reason;
   EXPECT_DOUBLE_EQ(v.cases[0].published, 40);  // 5120 tokens/s of 128-token sequences
   EXPECT_GT(v.cases[0].predicted, 0);
@@ -42,6 +43,9 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   ASSERT_TRUE(v.cases[6].expressible) << v.cases[6].reason;
   ASSERT_TRUE(v.cases[7].expressible) << v.cases[7].reason;
   EXPECT_LT(v.cases[6].predicted, v.cases[7].predicted);
+  // Channels-last convolutions skip cuDNN's layout transposes.
+  ASSERT_TRUE(v.cases[8].expressible) << v.cases[8].reason;
+  EXPECT_GT(v.cases[8].predicted, v.cases[4].predicted);
 }
 
 TEST(SingleGpu, TheShippedTableIsPredictedPerGeneration) {

@@ -1,0 +1,40 @@
+// What each kind of memory-bound layer reads and writes, following PyTorch's ATen CUDA kernels
+// (aten/src/ATen/native/cuda: Activation*, Dropout, layer_norm_kernel, Normalization, SoftMax,
+// DilatedMaxPool2d, AdaptiveAveragePooling) and autograd's gradient accumulation.
+#include "sim/compute/streaming_traffic.h"
+
+namespace scalecast::compute {
+
+Traffic streaming_traffic(const std::string& kind, double in, double out, double element_bytes) {
+  const double elements_out = out / element_bytes;
+  // Saves its output, and the backward reads the output gradient and the saved output and writes
+  // the input gradient (threshold_backward, tanh_backward, softmax_backward_data).
+  if (kind == "relu" || kind == "tanh" || kind == "softmax") return {in + out, 2 * out + in};
+  // Saves its input: the backward reads the output gradient and the input, writes the input's
+  // gradient (gelu_backward, silu_backward); a product of two tensors writes both inputs' gradients.
+  if (kind == "gelu" || kind == "silu" || kind == "mul") return {in + out, out + 2 * in};
+  if (kind == "dropout") {
+    const double mask = elements_out;  // one bool per element
+    return {in + out + mask, out + mask + in};
+  }
+  // The forward reads both addends; the backward hands the output gradient to both unchanged, and
+  // the one kernel is autograd's sum of the two gradients where the branches forked.
+  if (kind == "add") return {in + out, in + out};
+  // LayerNorm / RMSNorm: the input gradient's kernel reads the output gradient and the input and
+  // writes the input gradient; the weight gradients' kernel reads both again.
+  if (kind == "layernorm" || kind == "rmsnorm") return {in + out, 2 * out + 3 * in};
+  // Training BatchNorm reads its input once for the batch statistics and again to normalise; the
+  // backward reduces over the output gradient and the input, then reads both again for the input's
+  // gradient.
+  if (kind == "batchnorm") return {2 * in + out, 2 * out + 3 * in};
+  if (kind == "maxpool") {
+    const double indices = 8 * elements_out;  // int64 argmax per output
+    return {in + out + indices, out + indices + in};
+  }
+  if (kind == "avgpool" || kind == "rotary") return {in + out, out + in};
+  return {in + out, 2 * (in + out)};
+}
+
+Traffic nchw_transposes(double in, double out) { return {2 * in, 2 * (out + in + out)}; }
+
+}  // namespace scalecast::compute
