@@ -91,16 +91,18 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
 }
 
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
-// loss: their activations at the run's width (the loss's in fp32) as each kind's kernels move them
-// (compute/streaming_traffic.h), and their parameters at the gradients' width, read once forward
-// and twice backward (the weight gradient written too).
+// loss: their activations at the run's width (the loss's in fp32) as each kind's kernels move them,
+// eager modules op by op (compute/streaming_traffic.h), and their parameters at the gradients'
+// width, read once forward and twice backward (the weight gradient written too).
 void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const KernelRates rates = rates_for(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
   const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
   const double activation_bytes = zoo::kActivationBytes * width;
   const auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
-  const compute::Traffic t = compute::streaming_traffic(layer.kind, in, out, activation_bytes);
+  const compute::Traffic t = params.eager_modules
+                                 ? compute::eager_module_traffic(layer.kind, in, out, activation_bytes)
+                                 : compute::streaming_traffic(layer.kind, in, out, activation_bytes);
   const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
   layer.forward_s = compute::streaming_s(t.forward + weight_bytes, flops, rates);
   layer.backward_s = compute::streaming_s(t.backward + 2 * weight_bytes, flops, rates);

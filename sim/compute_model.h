@@ -22,6 +22,9 @@ struct ComputeModelParams {
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
   bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
   bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
+  // RMSNorm and rotary embeddings as PyTorch modules written op by op (true) or as one fused
+  // kernel each (Transformer Engine, Apex, Liger, torch.compile); compute/streaming_traffic.h.
+  bool eager_modules = true;
   // What runs its forward again in its backward: the blocks (full) or their attention cores.
   Checkpointing activation_checkpointing = Checkpointing::none;
 };

@@ -52,9 +52,24 @@ const std::string& CsvRecord::text(const std::string& column) const {
   return fields_[it->second];
 }
 
+bool CsvRecord::has_value(const std::string& column) const {
+  const auto it = layout_->columns.find(column);
+  return it != layout_->columns.end() && !fields_[it->second].empty();
+}
+
 const std::string& CsvRecord::non_empty(const std::string& column) const {
   const std::string& value = text(column);
   if (value.empty()) fail(column, "a value");
+  return value;
+}
+
+const std::string& CsvRecord::choice(const std::string& column, const std::vector<std::string>& allowed) const {
+  const std::string& value = text(column);
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    fail(column, "one of " + list);
+  }
   return value;
 }
 

@@ -34,9 +34,14 @@ class CsvRecord {
   const std::string& file() const { return layout_->file; }
   // The field as text; throws if the column is missing from the header.
   const std::string& text(const std::string& column) const;
+  // Whether the header has the column and this record a value in it (for columns a table may
+  // leave out).
+  bool has_value(const std::string& column) const;
   const std::string& non_empty(const std::string& column) const;
   int integer(const std::string& column, int min, int max) const;
   double number(const std::string& column, const Bound& bound) const;
+  // The field, which must be one of `allowed`.
+  const std::string& choice(const std::string& column, const std::vector<std::string>& allowed) const;
   // Throws a DataError "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
   [[noreturn]] void fail(const std::string& column, const std::string& expected) const;
 

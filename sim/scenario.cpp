@@ -113,7 +113,7 @@ Checkpointing read_checkpointing(const YamlReader& v) {
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings", "mixed_precision", "attention", "memory_format",
+                "tied_embeddings", "mixed_precision", "attention", "memory_format", "kernels",
                 "activation_checkpointing", "accumulation_steps"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
@@ -150,6 +150,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("memory_format"))
     s.memory_format = v->choice("a memory format", {"channels_first", "channels_last"});
+  if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", {"eager", "fused"});
   if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = read_checkpointing(*v);
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;

@@ -43,6 +43,10 @@ struct ModelSettings {
   // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
   // "channels_last": NHWC, as tensor cores take them).
   std::string memory_format = "channels_first";
+  // Compute: RMSNorm and rotary embeddings as PyTorch modules written op by op ("eager": the
+  // reference Llama code, Hugging Face, torchtitan and FMS by default) or one kernel each
+  // ("fused": Transformer Engine, Megatron-Core, Apex, Liger, torch.compile).
+  std::string kernels = "eager";
   Checkpointing activation_checkpointing = Checkpointing::none;
 };
 

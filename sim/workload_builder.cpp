@@ -22,6 +22,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.optimizer = s.model.optimizer;
   params.fused_attention = s.model.attention == "fused";
   params.channels_last = s.model.memory_format == "channels_last";
+  params.eager_modules = s.model.kernels == "eager";
   params.activation_checkpointing = s.model.activation_checkpointing;
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);

@@ -236,5 +236,44 @@ TEST(ComputeModel, ScenarioMemoryFormatReachesTheConvolutions) {
   EXPECT_LT(build_workload(nhwc).workload.compute_s(), nchw);
 }
 
+TEST(StreamingTraffic, EagerModulesRunEachOpAsAKernel) {
+  const double elements = 1000, width = 2;  // bf16
+  const double bytes = elements * width;
+  // RMSNorm in fp32 op by op: casts (2 + 4, 4 + 2), square (4 + 4), mean (4), scaling (4 + 4),
+  // weight (2 + 2) forward; the casts' gradients, the weight's two (4 x 2), the scaling's two
+  // (16), the mean's (4), the square's (12) and the sum of the two paths (12) backward.
+  const compute::Traffic rms = compute::eager_module_traffic("rmsnorm", bytes, bytes, width);
+  EXPECT_DOUBLE_EQ(rms.forward, 36 * elements);
+  EXPECT_DOUBLE_EQ(rms.backward, 64 * elements);
+  // In an fp32 run the casts are no kernels.
+  EXPECT_DOUBLE_EQ(compute::eager_module_traffic("rmsnorm", 2 * bytes, 2 * bytes, 4).forward, 28 * elements);
+  // Rotary: casts and the complex product, each way.
+  EXPECT_DOUBLE_EQ(compute::eager_module_traffic("rotary", bytes, bytes, width).backward, 20 * elements);
+  // A single-kernel kind is the same either way, and fused RMSNorm moves far less.
+  EXPECT_DOUBLE_EQ(compute::eager_module_traffic("silu", bytes, bytes, width).backward,
+                   compute::streaming_traffic("silu", bytes, bytes, width).backward);
+  EXPECT_LT(compute::streaming_traffic("rmsnorm", bytes, bytes, width).backward, rms.backward / 6);
+}
+
+TEST(ComputeModel, EagerNormsAndRotarySlowOnlyThoseLayers) {
+  zoo::ModelOptions o;
+  o.seq_len = 1024;
+  Workload eager = zoo::build_model("llama2-7b", o), fused = eager;
+  eager.batch_per_gpu = fused.batch_per_gpu = 2;
+  ComputeModelParams p;
+  p.precision = Precision::bf16;
+  apply_compute_model(eager, find_gpu("h100"), p);
+  p.eager_modules = false;
+  apply_compute_model(fused, find_gpu("h100"), p);
+  for (std::size_t i = 0; i < eager.layers.size(); ++i) {
+    const Layer& e = eager.layers[i];
+    if (e.kind == "rmsnorm" || e.kind == "rotary")
+      EXPECT_GT(e.backward_s, fused.layers[i].backward_s) << e.name;
+    else
+      EXPECT_DOUBLE_EQ(e.backward_s, fused.layers[i].backward_s) << e.name;
+  }
+  EXPECT_GT(eager.compute_s(), 1.05 * fused.compute_s());
+}
+
 }  // namespace
 }  // namespace scalecast

@@ -38,6 +38,7 @@ struct ShardedRow {
   std::string recompute;    // activation checkpointing: "none" or "full"
   std::string run_precision;  // the scenario's: bf16 or fp8
   std::string shape;        // "gpt 24x2048, 16 heads, FFN 8192, vocab 50368"
+  std::string kernels;      // model.kernels: eager or fused ("": the scenario's default)
   int seq_len = 0, micro_batch = 0, accumulation = 1;
   const SourceNetwork* network = nullptr;
   std::string scenario;     // the scenario file's text

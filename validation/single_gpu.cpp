@@ -21,17 +21,6 @@
 namespace scalecast::validation {
 namespace {
 
-// A field that must be one of `allowed`.
-std::string one_of(const CsvRecord& r, const std::string& column, const std::vector<std::string>& allowed) {
-  const std::string& value = r.text(column);
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    r.fail(column, "one of " + list);
-  }
-  return value;
-}
-
 std::vector<int> numbers(const std::string& text) {
   std::vector<int> out;
   std::stringstream in(text);
@@ -91,6 +80,7 @@ void express(SingleGpuCase& c) {
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;
   m.memory_format = c.memory_format;
+  m.kernels = c.kernels;
   m.activation_checkpointing = c.checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
   m.optimizer = c.model.starts_with("resnet") ? "sgd" : "adam";
   if (c.model.starts_with("gpt:") || c.model.starts_with("llama:")) {
@@ -172,10 +162,11 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.gpus = r.integer("gpus", 1, 1 << 20);
     c.nodes = r.integer("nodes", 1, 1 << 20);
     c.parallelism = r.non_empty("parallelism");
-    c.attention = one_of(r, "attention", {"eager", "fused"});
-    c.checkpointing = one_of(r, "activation_checkpointing", {"none", "full", "selective"});
-    if (!r.text("memory_format").empty())
-      c.memory_format = one_of(r, "memory_format", {"channels_first", "channels_last"});
+    c.attention = r.choice("attention", {"eager", "fused"});
+    c.checkpointing = r.choice("activation_checkpointing", {"none", "full", "selective"});
+    if (r.has_value("memory_format"))
+      c.memory_format = r.choice("memory_format", {"channels_first", "channels_last"});
+    if (r.has_value("kernels")) c.kernels = r.choice("kernels", {"eager", "fused"});
     if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);

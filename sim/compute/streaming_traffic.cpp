@@ -35,6 +35,23 @@ Traffic streaming_traffic(const std::string& kind, double in, double out, double
   return {in + out, 2 * (in + out)};
 }
 
+Traffic eager_module_traffic(const std::string& kind, double in, double out, double element_bytes) {
+  const double elements = out / element_bytes, w = element_bytes;
+  // A cast to fp32 and one back (read w write 4, read 4 write w), none where the run is fp32.
+  const double casts = w == 4 ? 0 : 2 * (w + 4);
+  if (kind == "rmsnorm") {
+    // Forward: square (read 4, write 4), mean over the row (read 4), x * rsqrt (read 4, write 4),
+    // times the weight (read w, write w). Backward: the weight product's two gradients (4 w), the
+    // scaling's two (read 4 + 4 twice), the mean's expanded gradient (write 4), the square's (read
+    // 4 twice, write 4), the sum of the input's two gradient paths (read 4 twice, write 4).
+    return {(casts + 8 + 4 + 8 + 2 * w) * elements, (casts + 4 * w + 16 + 4 + 12 + 12) * elements};
+  }
+  // Rotary: the complex product of the fp32 pairs with the position's phases (read 4, write 4),
+  // its gradient the product with the conjugate phases.
+  if (kind == "rotary") return {(casts + 8) * elements, (casts + 8) * elements};
+  return streaming_traffic(kind, in, out, element_bytes);
+}
+
 Traffic nchw_transposes(double in, double out) { return {2 * in, 2 * (out + in + out)}; }
 
 }  // namespace scalecast::compute

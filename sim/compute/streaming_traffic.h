@@ -20,6 +20,14 @@ struct Traffic {
 // and write every tensor once forward and twice backward.
 Traffic streaming_traffic(const std::string& kind, double in, double out, double element_bytes);
 
+// The same for layers that PyTorch runs as several kernels when they are written out op by op
+// (eager modules: Meta's reference Llama, and torchtitan's and IBM FMS's default RMSNorm and
+// rotary embedding, computed in fp32): RMSNorm as a cast to fp32, square, mean, scaling by the
+// reciprocal root, cast back and weight, with autograd's kernel for each; the rotary embedding as a
+// cast to fp32, a complex multiply and a cast back. Every other kind is one kernel either way, as
+// in streaming_traffic.
+Traffic eager_module_traffic(const std::string& kind, double in, double out, double element_bytes);
+
 // The transposes cuDNN runs around a tensor-core convolution whose tensors are channels-first
 // (NCHW), for a batch's input and output bytes: the forward transposes the input to NHWC and its
 // kernel writes the output back in NCHW; the backward transposes the output gradient for the input

@@ -83,6 +83,9 @@ TEST(ShardedTrainingRows, LlamaWidthsComeFromTheRowOrTorchtitansRule) {
   ASSERT_TRUE(llama2_13b.expressible) << llama2_13b.reason;
   EXPECT_EQ(llama2_13b.shape, "llama 40x5120, 40 heads, FFN 13824, vocab 32000");
   EXPECT_EQ(at_line(249).reason, "selective activation checkpointing not modelled");
+  // torchtitan's RMSNorm and rotary embedding op by op (no torch.compile in that table).
+  EXPECT_NE(llama2_13b.scenario.find("  kernels: eager\n"), std::string::npos) << llama2_13b.scenario;
+  EXPECT_EQ(at_line(2).scenario.find("kernels:"), std::string::npos);  // MPT has neither
 }
 
 TEST(ShardedTrainingRows, TheIbmRowsTakeWhatTheirSiblingSourceStates) {

@@ -14,7 +14,9 @@ namespace {
 // it updates it here, with the reason, in the same commit. 41.19 -> 43.00: streaming layers move
 // what their kernels move (sim/compute/streaming_traffic.h): residual adds, GELU and dropout cost
 // less backward than the old twice-forward, norms more; these decoders come out 1-2% faster.
-constexpr double kMeasuredMapePct = 43.00;
+// 43.00 -> 42.54: the Llama rows' RMSNorm and rotary embedding run op by op where their source ran
+// them eagerly (model.kernels, the table's `kernels` column).
+constexpr double kMeasuredMapePct = 42.54;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =
