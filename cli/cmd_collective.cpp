@@ -2,24 +2,17 @@
 // with NCCL's own algorithm and protocol choice, prints it in nccl-tests' table, and with
 // --compare reads a measured nccl-tests output and gives the error per size.
 #include <cctype>
-#include <cmath>
-#include <fmt/format.h>
 #include <fstream>
-#include <iostream>
 #include <optional>
-#include <nlohmann/json.hpp>
 
 #include "calibration/readers/nccl_tests_output.h"
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
-#include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/input_error.h"
-#include "sim/json_text.h"
-#include "sim/report/csv_field.h"
-#include "sim/report/nccl_tests_table.h"
-#include "sim/report/text_table.h"
+#include "sim/report/collective_sweep.h"
 #include "validation/collective_comparison.h"
+#include "validation/collective_comparison_report.h"
 
 namespace scalecast::cli {
 namespace {
@@ -85,7 +78,7 @@ int run(const std::vector<std::string>& args) {
     check_format(format, {"table", "csv", "json"});
     if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
     const CollectiveOp op = collectives::parse_collective_op(op_name);
-    const int type_bytes = nccl_tests_type_bytes(type);
+    nccl_tests_type_bytes(type);  // an unknown -d is refused before the scenario is read
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     const Scenario& s = input.scenario;
     // A measured run sets the sizes, the job's shape and the launch (validation/collective_comparison).
@@ -109,96 +102,20 @@ int run(const std::vector<std::string>& args) {
         throw std::invalid_argument("the scenario lists " + std::to_string(s.gpus.size()) + " GPU counts: pick one with --gpus");
       gpus = s.gpus.front();
     }
-    const Cluster sized = comparison ? comparison->sized : sized_for(s.cluster, gpus);
-    if (comparison) gpus_per_thread = comparison->gpus_per_thread;
-    gpus = sized.gpus();
-    std::vector<NcclTestsLine> rows;
-    std::vector<std::string> algorithms, bounds;
-    std::vector<double> measured_us;
+    CollectiveSweep sweep;
     if (comparison) {
-      for (const auto& c : comparison->sizes) {
-        rows.push_back({{c.bytes, std::floor(c.bytes / type_bytes)}, c.predicted_us});
-        algorithms.push_back(c.algorithm);
-        bounds.push_back(c.bound);
-        measured_us.push_back(c.measured_us);
-      }
+      sweep = validation::comparison_sweep(*comparison, s.name, op, type);
     } else {
-      const collectives::nccl::NcclModel model = collectives::nccl::nccl_model(sized, s.strategy.nccl);
-      for (const NcclTestsSize& size :
-           nccl_tests_sizes(op, parse_size(minimum, "-b"), parse_size(maximum, "-e"), factor, increment, type_bytes, gpus)) {
-        const auto t = model.time(op, size.bytes, gpus_per_thread);
-        rows.push_back({size, t.seconds * 1e6});
-        algorithms.push_back(t.algorithm + " x" + std::to_string(t.channels));
-        bounds.push_back(t.bound);
-      }
+      const double min_bytes = parse_size(minimum, "-b"), max_bytes = parse_size(maximum, "-e");
+      sweep = predict_collective_sweep(s.name, sized_for(s.cluster, gpus), s.strategy.nccl, op, type, min_bytes,
+                                       max_bytes, factor, increment, gpus_per_thread);
     }
-    const std::string shape = std::to_string(sized.nodes) + " node" + (sized.nodes > 1 ? "s" : "") + " x " +
-                              std::to_string(sized.gpus_per_node) + " " + sized.gpu;
     OutputFiles files;
     write_output(files, output, [&](std::ostream& o) {
-      if (format == "json") {
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-          nlohmann::ordered_json j = {{"bytes", rows[i].size.bytes}, {"count", rows[i].size.count},
-                                      {"time_us", rows[i].time_us}, {"algorithm", algorithms[i]},
-                                      {"bound", bounds[i]}};
-          if (comparison) j["measured_us"] = measured_us[i];
-          list.push_back(std::move(j));
-        }
-        o << json_text(nlohmann::ordered_json({{"scenario", s.name}, {"op", to_string(op)}, {"gpus", gpus},
-                                               {"nodes", sized.nodes}, {"gpus_per_thread", gpus_per_thread},
-                                               {"rows", std::move(list)}}),
-                       2)
-          << "\n";
-        return;
-      }
-      if (format == "csv") {
-        o << "scenario,op,gpus,nodes,bytes,count,predicted_us,algorithm,bound" << (comparison ? ",measured_us,error_pct" : "")
-          << "\n";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-          o << fmt::format("{},{},{},{},{:.0f},{:.0f},{:.3f},{},{}", csv_field(s.name), to_string(op), gpus, sized.nodes,
-                           rows[i].size.bytes, rows[i].size.count, rows[i].time_us, algorithms[i], csv_field(bounds[i]));
-          if (comparison) {
-            const double m = measured_us[i];
-            o << fmt::format(",{:.3f},{:.2f}", m, 100 * (rows[i].time_us - m) / m);
-          }
-          o << "\n";
-        }
-        return;
-      }
-      if (!comparison) {
-        write_nccl_tests_table(o, op, type, gpus, rows,
-                               {"scalecast prediction of " + to_string(op) + "_perf: " + s.name + ", " + shape +
-                                    " (" + std::to_string(gpus) + " ranks, " + std::to_string(gpus_per_thread) +
-                                    " per thread), NCCL 2.27.7's choice of algorithm and protocol"});
-        o << "# algorithm x channels by size:";
-        for (std::size_t i = 0; i < rows.size(); ++i)
-          if (i == 0 || algorithms[i] != algorithms[i - 1])
-            o << " " << static_cast<long long>(rows[i].size.bytes) << " B " << algorithms[i] << ";";
-        o << "\n";
-        if (std::any_of(bounds.begin(), bounds.end(), [](const std::string& b) { return !b.empty(); })) {
-          o << "# what sets the time by size:";
-          for (std::size_t i = 0; i < rows.size(); ++i)
-            if (i == 0 || bounds[i] != bounds[i - 1])
-              o << " " << static_cast<long long>(rows[i].size.bytes) << " B " << bounds[i] << ";";
-          o << "\n";
-        }
-        return;
-      }
-      o << "measured " << compare << " against " << s.name << ": " << shape << ", " << gpus_per_thread
-        << " GPU(s) per thread\n\n";
-      TextTable t({"size", "measured", "predicted", "error", "algorithm", "set by"}, {"B", "us", "us", "%", "", ""});
-      for (const auto& c : comparison->sizes)
-        t.add_row({fmt::format("{:.0f}", c.bytes), fmt::format("{:.2f}", c.measured_us), fmt::format("{:.2f}", c.predicted_us),
-                   fmt::format("{:+.1f}", c.error_pct()), c.algorithm, c.bound.empty() ? "-" : c.bound});
-      t.write(o);
-      const auto& k = *comparison;
-      o << "\nmean |error|: " << (k.latency_sizes ? fmt::format("{:.1f}%", k.latency_mape) : "-") << " below 64 KiB ("
-        << k.latency_sizes << " sizes), " << (k.bandwidth_sizes ? fmt::format("{:.1f}%", k.bandwidth_mape) : "-")
-        << " from 1 MiB (" << k.bandwidth_sizes << " sizes)\n";
-      if (k.bucket_sizes)
-        o << fmt::format("mean error from 1 to 64 MiB: {:+.1f}% ({} sizes; negative: predicted faster than measured)\n",
-                         k.bucket_bias, k.bucket_sizes);
+      if (format == "json") return write_sweep_json(o, sweep);
+      if (format == "csv") return write_sweep_csv(o, sweep);
+      if (comparison) return validation::write_comparison_table(o, *comparison, compare, s.name);
+      write_sweep_table(o, sweep);
     });
     files.commit();
     return 0;

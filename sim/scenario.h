@@ -40,6 +40,7 @@ struct ModelSettings {
   // full: each transformer block; selective: each block's attention core; sim/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
+  Checkpointing activation_checkpointing = Checkpointing::none;
   // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
   // "channels_last": NHWC, as tensor cores take them).
   std::string memory_format = "channels_first";
@@ -47,7 +48,6 @@ struct ModelSettings {
   // reference Llama code, Hugging Face, torchtitan and FMS by default) or one kernel each
   // ("fused": Transformer Engine, Megatron-Core, Apex, Liger, torch.compile).
   std::string kernels = "eager";
-  Checkpointing activation_checkpointing = Checkpointing::none;
 };
 
 struct ComputeSettings {

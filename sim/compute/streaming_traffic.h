@@ -13,7 +13,7 @@ struct Traffic {
 
 // A streaming layer's activation traffic for a batch: `in` and `out` are the bytes of its inputs
 // and output at the run's activation width, `element_bytes` that width. Each kind counts what its
-// kernels touch (docs/MODEL.md, "Memory-bound layers"): a norm's backward reads the output
+// kernels touch (docs/MODEL.md, "Compute", streaming kernels): a norm's backward reads the output
 // gradient and the input twice (once for the input gradient, once for the weight gradients), a
 // residual add's backward is the one sum of the two gradients where its branches forked, dropout
 // keeps a one-byte mask, max pooling an eight-byte index per output. Kinds it does not know read
