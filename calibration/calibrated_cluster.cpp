@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/cluster_fields.h"
 #include "sim/input_error.h"
 #include "sim/input_text.h"
 
@@ -61,15 +62,12 @@ void flatten(const YAML::Node& cluster, const std::string& path, ScenarioOverrid
   const std::string sections = "a map of fabric, network and parameter_server figures (what calibrate fits)";
   for (const auto& [section_key, section] : entries_once(path, cluster, "cluster", sections)) {
     const std::string section_path = "cluster." + section_key.Scalar();
-    // The figures a built cluster can still take (sim/scenario.cpp, kFabricValueKeys and its
-    // siblings, with_transport_values): never the hardware (a GPU, fabric kind, NIC, transport).
+    // The figures a built cluster can still take (the adjustable fields of sim/cluster_fields.h,
+    // with_transport_values): never the hardware (a GPU, fabric kind, NIC, transport).
     static const std::map<std::string, std::vector<std::string>> kFigures = {
-        {"fabric", {"bandwidth", "latency", "bridge_bandwidth"}},
-        {"network",
-         {"latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect",
-          "host_staging_bandwidth", "call_overhead", "message_overhead", "bandwidth_by_size", "connections",
-          "socket_threads", "read_threshold"}},
-        {"parameter_server", {"bandwidth", "stage_overhead"}}};
+        {"fabric", scenario_keys(fabric_fields(), true)},
+        {"network", scenario_keys(transport_fields(), true)},
+        {"parameter_server", scenario_keys(parameter_server_fields(), true)}};
     const auto figures = kFigures.find(section_key.Scalar());
     if (figures == kFigures.end())
       refuse(path, section_key, section_path, "expected fabric, network or parameter_server (what calibrate fits)");

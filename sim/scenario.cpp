@@ -12,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include "sim/cluster_fields.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/nic_catalog.h"
 #include "sim/ranges.h"
@@ -168,93 +169,28 @@ ComputeSettings read_gpu(const YamlReader& g) {
   return s;
 }
 
-// The keys of a fabric map's figures, of a network block's transport figures and of the
-// parameter servers' figures: what a built schedule's cluster can still take (with_transport_values), besides the kind, NIC and transport.
-const std::vector<std::string> kFabricValueKeys = {"bandwidth", "latency", "bridge_bandwidth"};
-const std::vector<std::string> kTransportValueKeys = {
-    "latency", "reported_latency", "efficiency", "stream_bandwidth", "streams", "gpudirect", "host_staging_bandwidth",
-    "call_overhead", "message_overhead", "bandwidth_by_size", "connections", "socket_threads", "read_threshold"};
-const std::vector<std::string> kParameterServerValueKeys = {"bandwidth", "stage_overhead"};
-
 std::vector<std::string> with_keys(std::vector<std::string> keys, const std::vector<std::string>& more) {
   keys.insert(keys.end(), more.begin(), more.end());
   return keys;
 }
 
-// The figures a fabric map states, on top of those `fabric` has.
-void read_fabric_values(const YamlReader& f, Fabric& fabric) {
-  if (auto v = f.optional("bandwidth")) fabric.link_bandwidth = v->rate(ranges::rate());
-  if (auto v = f.optional("latency")) fabric.latency_s = v->duration(ranges::latency());
-  if (auto v = f.optional("bridge_bandwidth"))
-    fabric.bridge_bandwidth = v->rate(ranges::rate_or_none());
-}
-
 // A fabric kind, or a map of a kind and the figures that replace its defaults.
-Fabric read_fabric(const YamlReader& f) {
+void read_fabric(const YamlReader& f, Cluster& c) {
   if (!f.is_map() && !f.is_scalar())
     f.fail("a fabric kind, or a map {kind, bandwidth, latency, bridge_bandwidth}");
-  if (!f.is_map()) return default_fabric(f.choice("a fabric", fabric_kinds()));
-  f.check_keys(with_keys({"kind"}, kFabricValueKeys));
-  Fabric fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
-  read_fabric_values(f, fabric);
-  return fabric;
-}
-
-
-// The transport figures a scenario's network block states, on top of those `c` has (a NIC's or
-// the transport's defaults, or a built schedule's). Needs the cluster's fabric and GPU.
-void read_transport_values(const YamlReader& n, Cluster& c) {
-  TransportParams& p = c.net;
-  if (auto v = n.optional("latency")) p.latency_s = v->duration(ranges::latency());
-  if (auto v = n.optional("reported_latency")) p.reported_latency_s = v->duration(ranges::latency());
-  if (auto v = n.optional("efficiency")) p.efficiency = v->number(ranges::efficiency());
-  if (auto v = n.optional("stream_bandwidth")) p.stream_bandwidth = v->rate(ranges::rate_or_none());
-  if (auto v = n.optional("socket_threads")) {
-    if (c.transport != Transport::tcp) v->fail("socket_threads are NCCL's socket transport's: kernel TCP only");
-    p.socket_threads = v->integer(0, ranges::kMaxSocketThreads);
+  if (!f.is_map()) {
+    c.fabric = default_fabric(f.choice("a fabric", fabric_kinds()));
+    return;
   }
-  if (auto v = n.optional("streams")) p.streams = v->integer(1, ranges::kMaxStreams);
-  if (auto v = n.optional("read_threshold")) {
-    if (c.transport != Transport::efa) v->fail("libfabric's read threshold, which only an efa transport has");
-    p.read_threshold = v->bytes(ranges::size_or_none());
-  }
-  if (auto v = n.optional("call_overhead")) p.call_overhead_s = v->duration(ranges::latency());
-  if (auto v = n.optional("message_overhead")) p.message_overhead_s = v->duration(ranges::latency());
-  if (auto v = n.optional("connections"))
-    p.in_order_connections =
-        v->choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order";
-  if (auto v = n.optional("bandwidth_by_size")) {
-    // {SIZE: SHARE, ...}: the share of the bulk rate a transfer of that size reaches.
-    std::vector<std::pair<double, double>> anchors;
-    for (const auto& [size, share] : v->entries("a map of transfer sizes to shares of the bulk rate"))
-      anchors.emplace_back(size.bytes(ranges::size()), share.number(ranges::efficiency()));
-    try {
-      p.size_curve = SizeCurve(anchors);
-    } catch (const std::invalid_argument& e) {
-      v->fail(e.what());
-    }
-  }
-  const auto gpudirect = n.optional("gpudirect");
-  const bool direct = gpudirect && gpudirect->boolean();
-  // Without GPUDirect RDMA data is staged through host memory: it crosses the GPU's PCIe link
-  // (and never goes faster than the fabric: staging_bandwidth()).
-  if (gpudirect) p.host_staging_bandwidth = direct ? 0 : pcie_bandwidth(find_gpu(c.gpu));
-  // EFA without device RDMA (g4dn; FI_EFA_USE_DEVICE_RDMA=0) delivers into libfabric's own
-  // receive buffers, and the progressing thread copies each packet out: one core's copy rate
-  // bounds a stream (libfabric prov/efa, long-CTS protocol: efa_rdm_pke_copy_payload_to_ope).
-  if (gpudirect && !direct && c.transport == Transport::efa && !n.optional("stream_bandwidth"))
-    p.stream_bandwidth = core_copy_bandwidth();
-  if (auto v = n.optional("host_staging_bandwidth")) {
-    p.host_staging_bandwidth = v->rate(ranges::rate_or_none());
-    if (direct && p.host_staging_bandwidth > 0)
-      v->fail("no host staging bandwidth when gpudirect is true");
-  }
+  f.check_keys(scenario_keys(fabric_fields(), false));
+  c.fabric = default_fabric(f.require("kind").choice("a fabric", fabric_kinds()));
+  read_scenario_fields(fabric_fields(), f, c);
 }
 
 // NIC and transport: a catalog NIC's figures (network.nic), else the transport's defaults, then
 // whatever the scenario states. Needs the cluster's fabric and GPU.
 void read_network(const YamlReader& n, Cluster& c) {
-  n.check_keys(with_keys({"nic", "nics", "bandwidth", "transport"}, kTransportValueKeys));
+  n.check_keys(with_keys({"nic", "nics", "bandwidth", "transport"}, scenario_keys(transport_fields(), false)));
   const NicSpec* nic = nullptr;
   if (auto v = n.optional("nic")) {
     nic = &find_nic(v->choice("a NIC", nic_names()));
@@ -273,7 +209,7 @@ void read_network(const YamlReader& n, Cluster& c) {
     p.ordered_writes = nic->ordered_writes;
     if (c.transport == Transport::tcp) p.socket_threads = nic->socket_threads;
   }
-  read_transport_values(n, c);
+  read_scenario_fields(transport_fields(), n, c);
 }
 
 // "single-switch", or a map {kind: leaf-spine, nodes_per_leaf, oversubscription}.
@@ -296,22 +232,6 @@ Topology read_topology(const YamlReader& t) {
   return topology;
 }
 
-// The figures a parameter_server block states (kParameterServerValueKeys).
-void read_parameter_server_values(const YamlReader& p, ParameterServers& ps) {
-  if (auto v = p.optional("bandwidth")) ps.nic_bandwidth = v->rate(ranges::rate());
-  if (auto v = p.optional("stage_overhead")) ps.stage_overhead_s = v->duration(ranges::latency());
-}
-
-ParameterServers read_parameter_servers(const YamlReader& p) {
-  p.check_keys(with_keys({"placement", "gpus_per_server", "servers"}, kParameterServerValueKeys));
-  ParameterServers ps;  // without a placement, as without the block: dedicated servers
-  if (auto v = p.optional("placement")) ps.placement = parse_placement(v->choice("a placement", {"dedicated", "colocated"}));
-  if (auto v = p.optional("gpus_per_server")) ps.gpus_per_server = v->integer(1, ranges::kMaxGpus);
-  if (auto v = p.optional("servers")) ps.servers = v->integer(1, ranges::kMaxGpus);
-  read_parameter_server_values(p, ps);
-  return ps;
-}
-
 Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
   c.check_keys({"gpus_per_node", "nodes", "cpu", "fabric", "network", "topology", "parameter_server",
                 "shared_cores", "compute_slowdown"});
@@ -326,10 +246,13 @@ Cluster read_cluster(const YamlReader& c, const std::string& gpu) {
     cluster.compute_slowdown = v->number(ranges::slowdown());
     cluster.compute_slowdown_given = true;
   }
-  cluster.fabric = read_fabric(c.require("fabric"));
+  read_fabric(c.require("fabric"), cluster);
   read_network(c.require("network"), cluster);
   if (auto v = c.optional("topology")) cluster.topology = read_topology(*v);
-  if (auto v = c.optional("parameter_server")) cluster.ps = read_parameter_servers(*v);
+  if (auto v = c.optional("parameter_server")) {
+    v->check_keys(scenario_keys(parameter_server_fields(), false));
+    read_scenario_fields(parameter_server_fields(), *v, cluster);  // without a placement: dedicated servers
+  }
   return cluster;
 }
 
@@ -564,18 +487,15 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
     takes_only(top, {"cluster"});
     const YamlReader c = top.require("cluster");
     takes_only(c, {"fabric", "network", "parameter_server"});
-    if (auto f = c.optional("fabric")) {
-      takes_only(*f, kFabricValueKeys);
-      read_fabric_values(*f, cluster.fabric);
-    }
-    if (auto n = c.optional("network")) {
-      takes_only(*n, kTransportValueKeys);
-      read_transport_values(*n, cluster);
-    }
-    if (auto p = c.optional("parameter_server")) {
-      takes_only(*p, kParameterServerValueKeys);
-      read_parameter_server_values(*p, cluster.ps);
-    }
+    const auto take = [&](const auto& table) {
+      if (auto block = c.optional(std::string(table.scenario_block))) {
+        takes_only(*block, scenario_keys(table, true));
+        read_scenario_fields(table, *block, cluster);
+      }
+    };
+    take(fabric_fields());
+    take(transport_fields());
+    take(parameter_server_fields());
     return cluster;
   } catch (const YamlError& e) {
     throw ScenarioError(e.what());

@@ -9,6 +9,7 @@
 #include <utility>
 #include <unordered_map>
 
+#include "sim/cluster_fields.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/gpu_catalog.h"
 #include "sim/json_reader.h"
@@ -25,13 +26,7 @@ ordered_json cluster_json(const Cluster& c) {
   return {{"gpu", c.gpu},
           {"nodes", c.nodes},
           {"gpus_per_node", c.gpus_per_node},
-          {"fabric",
-           {{"kind", c.fabric.kind},
-            {"link_bandwidth_Bps", c.fabric.link_bandwidth},
-            {"latency_s", c.fabric.latency_s},
-            {"bridge_bandwidth_Bps", c.fabric.bridge_bandwidth},
-            {"nvswitch", c.fabric.nvswitch},
-            {"peer_to_peer", c.fabric.peer_to_peer}}},
+          {"fabric", schedule_block_json(fabric_fields(), c.fabric)},
           {"node_gpus", c.node_gpus > 0 ? c.node_gpus : c.gpus_per_node},
           {"nics_per_node", c.nics_per_node},
           {"nic", c.nic},
@@ -40,30 +35,12 @@ ordered_json cluster_json(const Cluster& c) {
           {"shared_cores", c.shared_cores},
           {"compute_slowdown", c.compute_slowdown},
           {"transport", to_string(c.transport)},
-          {"net",
-           {{"latency_s", c.net.latency_s},
-            {"efficiency", c.net.efficiency},
-            {"stream_bandwidth_Bps", c.net.stream_bandwidth},
-            {"streams", c.net.streams},
-            {"socket_threads", c.net.socket_threads},
-            {"host_staging_bandwidth_Bps", c.net.host_staging_bandwidth},
-            {"call_overhead_s", c.net.call_overhead_s},
-            {"message_overhead_s", c.net.message_overhead_s},
-            {"reported_latency_s", c.net.reported_latency_s},
-            {"ordered_writes", c.net.ordered_writes},
-            {"read_threshold_bytes", c.net.read_threshold},
-            {"size_curve", c.net.size_curve.anchors()},
-            {"in_order_connections", c.net.in_order_connections}}},
+          {"net", schedule_block_json(transport_fields(), c.net)},
           {"topology",
            {{"kind", to_string(c.topology.kind)},
             {"nodes_per_leaf", c.topology.nodes_per_leaf},
             {"oversubscription", c.topology.oversubscription}}},
-          {"parameter_server",
-           {{"placement", to_string(c.ps.placement)},
-            {"servers", c.ps.servers},
-            {"gpus_per_server", c.ps.gpus_per_server},
-            {"nic_bandwidth_Bps", c.ps.nic_bandwidth},
-            {"stage_overhead_s", c.ps.stage_overhead_s}}}};
+          {"parameter_server", schedule_block_json(parameter_server_fields(), c.ps)}};
 }
 
 // NCCL's environment as the scenario's strategy.nccl_* keys state it (0 channels: NCCL's own).
@@ -128,57 +105,6 @@ std::vector<std::string> gpu_names() {
   return names;
 }
 
-Fabric fabric_from(const JsonReader& f) {
-  f.check_keys({"kind", "link_bandwidth_Bps", "latency_s", "bridge_bandwidth_Bps", "nvswitch", "peer_to_peer"});
-  return {f.require("kind").choice("a fabric", fabric_kinds()),
-          f.require("link_bandwidth_Bps").number(ranges::rate()),
-          f.require("latency_s").number(ranges::latency()),
-          f.require("bridge_bandwidth_Bps").number(ranges::rate_or_none()),
-          f.require("nvswitch").boolean(),
-          f.require("peer_to_peer").boolean()};
-}
-
-// The size curve's anchors, [[bytes, share], ...] as SizeCurve takes them (it refuses a curve
-// that is not one).
-SizeCurve size_curve_from(const JsonReader& a) {
-  std::vector<std::pair<double, double>> anchors;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const JsonReader anchor = a.item(i);
-    if (anchor.size() != 2) anchor.fail("a pair [bytes, share of the bulk rate]");
-    anchors.emplace_back(anchor.item(0).number(ranges::size()), anchor.item(1).number(ranges::efficiency()));
-  }
-  try {
-    return SizeCurve(anchors);
-  } catch (const std::invalid_argument& e) {
-    a.fail(e.what());
-  }
-}
-
-TransportParams net_from(const JsonReader& n) {
-  n.check_keys({"latency_s", "efficiency", "stream_bandwidth_Bps", "streams", "socket_threads", "host_staging_bandwidth_Bps",
-                "call_overhead_s", "message_overhead_s", "reported_latency_s", "ordered_writes", "read_threshold_bytes",
-                "size_curve", "in_order_connections"});
-  TransportParams p;
-  p.latency_s = n.require("latency_s").number(ranges::latency());
-  p.efficiency = n.require("efficiency").number(ranges::efficiency());
-  p.stream_bandwidth = n.require("stream_bandwidth_Bps").number(ranges::rate_or_none());
-  // 0: as the run's library opens them (schedules written before that state their count).
-  p.streams = n.require("streams").integer(0, ranges::kMaxStreams);
-  // Absent in schedules written before it was recorded: NCCL's default, no helper threads.
-  if (n.has("socket_threads")) p.socket_threads = n.require("socket_threads").integer(0, ranges::kMaxSocketThreads);
-  p.host_staging_bandwidth = n.require("host_staging_bandwidth_Bps").number(ranges::rate_or_none());
-  p.call_overhead_s = n.require("call_overhead_s").number(ranges::latency());
-  // Absent in schedules written before it existed: none.
-  if (n.has("message_overhead_s")) p.message_overhead_s = n.require("message_overhead_s").number(ranges::latency());
-  p.reported_latency_s = n.require("reported_latency_s").number(ranges::latency());
-  p.ordered_writes = n.require("ordered_writes").boolean();
-  // Absent in schedules written before it was recorded: none.
-  if (n.has("read_threshold_bytes")) p.read_threshold = n.require("read_threshold_bytes").number(ranges::size_or_none());
-  p.size_curve = size_curve_from(n.require("size_curve"));
-  p.in_order_connections = n.require("in_order_connections").boolean();
-  return p;
-}
-
 Topology topology_from(const JsonReader& t) {
   t.check_keys({"kind", "nodes_per_leaf", "oversubscription"});
   Topology topology;
@@ -187,17 +113,6 @@ Topology topology_from(const JsonReader& t) {
   topology.nodes_per_leaf = t.require("nodes_per_leaf").integer(leaves ? 1 : 0, ranges::kMaxGpus);
   topology.oversubscription = t.require("oversubscription").number(ranges::oversubscription());
   return topology;
-}
-
-ParameterServers servers_from(const JsonReader& p) {
-  p.check_keys({"placement", "servers", "gpus_per_server", "nic_bandwidth_Bps", "stage_overhead_s"});
-  ParameterServers ps;
-  ps.placement = p.require("placement").enumeration("a placement", {Placement::dedicated, Placement::colocated});
-  ps.servers = p.require("servers").integer(0, ranges::kMaxGpus);
-  ps.gpus_per_server = p.require("gpus_per_server").integer(0, ranges::kMaxGpus);
-  ps.nic_bandwidth = p.require("nic_bandwidth_Bps").number(ranges::rate_or_none());
-  ps.stage_overhead_s = p.require("stage_overhead_s").number(ranges::latency());
-  return ps;
 }
 
 Cluster cluster_from(const JsonReader& j) {
@@ -211,7 +126,7 @@ Cluster cluster_from(const JsonReader& j) {
     j.require("nodes").fail("at most " + std::to_string(ranges::kMaxGpus / c.gpus_per_node) + " nodes of " +
                             std::to_string(c.gpus_per_node) + " GPUs (" + std::to_string(ranges::kMaxGpus) +
                             " GPUs in all)");
-  c.fabric = fabric_from(j.require("fabric"));
+  c.fabric = schedule_block_from(fabric_fields(), j.require("fabric"));
   c.node_gpus = j.require("node_gpus").integer(c.gpus_per_node, ranges::kMaxGpusPerNode);
   c.nics_per_node = j.require("nics_per_node").integer(1, ranges::kMaxGpusPerNode);
   std::vector<std::string> nics = nic_names();
@@ -224,9 +139,9 @@ Cluster cluster_from(const JsonReader& j) {
   c.compute_slowdown = j.has("compute_slowdown") ? j.require("compute_slowdown").number(ranges::slowdown()) : 0;
   c.compute_slowdown_given = true;
   c.transport = j.require("transport").enumeration("a transport", {Transport::tcp, Transport::rdma, Transport::efa});
-  c.net = net_from(j.require("net"));
+  c.net = schedule_block_from(transport_fields(), j.require("net"));
   c.topology = topology_from(j.require("topology"));
-  c.ps = servers_from(j.require("parameter_server"));
+  c.ps = schedule_block_from(parameter_server_fields(), j.require("parameter_server"));
   return c;
 }
 

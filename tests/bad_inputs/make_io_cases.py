@@ -164,7 +164,7 @@ cluster_cases = [
     ("unknown-calibration-key", cal(good, "  sample: 12\n"), "{file}:2: calibration.sample: expected one of the keys scenario, measurements, hardware"),
     ("gpus-per-node", cal("  gpus_per_node: 4\n"), "{file}:6: cluster.gpus_per_node: expected fabric, network or parameter_server (what calibrate fits)"),
     ("gpu-section", cal("  gpu: {type: h100}\n"), "{file}:6: cluster.gpu: expected fabric, network or parameter_server (what calibrate fits)"),
-    ("transport-key", cal("  network:\n    transport: rdma\n"), "{file}:7: cluster.network.transport: expected one of the figures calibrate fits (latency, reported_latency"),
+    ("transport-key", cal("  network:\n    transport: rdma\n"), "{file}:7: cluster.network.transport: expected one of the figures calibrate fits (latency, efficiency"),
     ("nic-key", cal("  network:\n    nic: connectx-7\n"), "{file}:7: cluster.network.nic: expected one of the figures calibrate fits"),
     ("bandwidth-key", cal("  network:\n    bandwidth: 100Gbps\n"), "{file}:7: cluster.network.bandwidth: expected one of the figures calibrate fits"),
     ("fabric-kind", cal("  fabric:\n    kind: nvlink4\n"), "{file}:7: cluster.fabric.kind: expected one of the figures calibrate fits (bandwidth, latency, bridge_bandwidth), got 'kind'"),
