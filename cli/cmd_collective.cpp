@@ -11,6 +11,7 @@
 #include "cli/scenario_input.h"
 #include "sim/input_error.h"
 #include "sim/report/collective_sweep.h"
+#include "sim/run_setup.h"
 #include "validation/collective_comparison.h"
 #include "validation/collective_comparison_report.h"
 

@@ -15,6 +15,7 @@
 #include "sim/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/text_table.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/steady_state.h"
 #include "sim/timeline_json.h"

@@ -16,6 +16,7 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/report/text_table.h"
+#include "sim/run_setup.h"
 #include "sim/sweep.h"
 #include "sim/timeline_json.h"
 #include "sim/units.h"

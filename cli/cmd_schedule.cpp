@@ -5,6 +5,7 @@
 #include "cli/scenario_input.h"
 #include "sim/json_text.h"
 #include "sim/prediction.h"
+#include "sim/run_setup.h"
 #include "sim/schedule_json.h"
 
 namespace scalecast::cli {

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "sim/run_setup.h"
 #include "sim/schedule_builder.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/sharding/tensor_parallel.h"

@@ -106,12 +106,4 @@ Scenario parse_scenario(const std::string& text, const std::string& path, const 
 // origin; `file` names the values' source in other errors.
 Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file);
 
-// Nodes for a GPU count: gpus / gpus_per_node, or one partly used node for fewer GPUs; with
-// cluster.nodes fixed, that many nodes holding gpus / nodes each. Throws std::invalid_argument.
-int nodes_for(const Cluster& cluster, int gpus);
-// The cluster sized for a run of `gpus` GPUs: its nodes, and the GPUs it uses of each.
-Cluster sized_for(const Cluster& cluster, int gpus);
-// The preset with the scenario's overrides applied.
-Strategy strategy_for(const Scenario& scenario, const std::string& method);
-
 }  // namespace scalecast

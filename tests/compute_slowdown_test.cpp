@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/prediction.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/zoo/zoo.h"

@@ -8,6 +8,7 @@
 #include "sim/collectives/nccl/nccl_system.h"
 #include "sim/link_capacities.h"
 #include "sim/mechanisms.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/strategy.h"
 #include "tests/fixtures.h"

@@ -8,6 +8,7 @@
 #include "fixtures.h"
 #include "sim/grouping.h"
 #include "sim/mechanisms.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 
 namespace scalecast {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/memory_fit.h"
+#include "sim/run_setup.h"
 #include "sim/workload_builder.h"
 
 namespace scalecast {

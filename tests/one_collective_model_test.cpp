@@ -10,6 +10,7 @@
 #include "sim/analytical/analytical_backend.h"
 #include "sim/collectives/nccl/nccl_collective.h"
 #include "sim/prediction.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/schedule_builder.h"
 

@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "sim/analytical/analytical_backend.h"
 #include "sim/compute_model.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/schedule_builder.h"
 #include "sim/steady_state.h"

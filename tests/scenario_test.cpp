@@ -1,5 +1,5 @@
 // Tests of scenario files: a full scenario parsed field by field, one-line errors for bad input
-// (file:line, key path, expectation), --set overrides, nodes_for and strategy_for.
+// (file:line, key path, expectation) and --set overrides.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -343,49 +343,6 @@ TEST(Scenario, OverridesCreateIntermediateMaps) {
   EXPECT_EQ(s.cluster.topology.nodes_per_leaf, 2);
   EXPECT_DOUBLE_EQ(s.cluster.topology.oversubscription, 1);
   EXPECT_EQ(s.iterations, 3);
-}
-
-TEST(Scenario, StrategyForAppliesOverrides) {
-  const Scenario s = parse_scenario(
-      kBase, "scen.yaml",
-      {"strategy={allreduce: tree, bucket_size: 4MB, partition_size: 2MB, call_overhead: 0us}"});
-  const Strategy ddp = strategy_for(s, "ddp");
-  const Strategy ddp_preset = make_preset("ddp");
-  EXPECT_EQ(ddp.method, "ddp");
-  EXPECT_EQ(ddp.algorithm, "tree");
-  EXPECT_DOUBLE_EQ(ddp.bucket_bytes, 4e6);
-  EXPECT_DOUBLE_EQ(ddp.partition_bytes, 2e6);
-  EXPECT_EQ(ddp.call_overhead_s, 0);
-  EXPECT_DOUBLE_EQ(ddp.first_bucket_bytes, ddp_preset.first_bucket_bytes);  // not set: preset's
-  EXPECT_DOUBLE_EQ(ddp.cycle_s, ddp_preset.cycle_s);
-  EXPECT_DOUBLE_EQ(ddp.credit_bytes, ddp_preset.credit_bytes);
-  EXPECT_EQ(ddp.grouping, ddp_preset.grouping);
-
-  // The all-reduce algorithm applies only where the preset aggregates by all-reduce.
-  const Strategy ps = strategy_for(s, "bsp-ps");
-  EXPECT_EQ(ps.aggregation, Aggregation::parameter_server);
-  EXPECT_EQ(ps.algorithm, make_preset("bsp-ps").algorithm);
-  EXPECT_DOUBLE_EQ(ps.bucket_bytes, 4e6);
-
-  // Without overrides the preset comes back unchanged.
-  const Strategy plain = strategy_for(parse_scenario(kBase, "scen.yaml"), "horovod");
-  const Strategy horovod = make_preset("horovod");
-  EXPECT_EQ(plain.algorithm, horovod.algorithm);
-  EXPECT_DOUBLE_EQ(plain.bucket_bytes, horovod.bucket_bytes);
-  EXPECT_DOUBLE_EQ(plain.call_overhead_s, horovod.call_overhead_s);
-  EXPECT_THROW(strategy_for(s, "no-such-method"), std::invalid_argument);
-}
-
-TEST(Scenario, NodesFor) {
-  Cluster c;
-  c.gpus_per_node = 4;
-  EXPECT_EQ(nodes_for(c, 1), 1);
-  EXPECT_EQ(nodes_for(c, 2), 1);
-  EXPECT_EQ(nodes_for(c, 4), 1);
-  EXPECT_EQ(nodes_for(c, 8), 2);
-  EXPECT_EQ(nodes_for(c, 32), 8);
-  EXPECT_THROW(nodes_for(c, 6), std::invalid_argument);
-  EXPECT_THROW(nodes_for(c, 0), std::invalid_argument);
 }
 
 struct BadCase {

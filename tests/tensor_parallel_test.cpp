@@ -8,6 +8,7 @@
 #include "sim/input_error.h"
 #include "sim/memory_fit.h"
 #include "sim/prediction.h"
+#include "sim/run_setup.h"
 #include "sim/sharding/tensor_parallel.h"
 #include "sim/workload_builder.h"
 

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 
+#include "sim/run_setup.h"
 #include "sim/strategy.h"
 #include "sim/workload_builder.h"
 #include "sim/zoo/zoo.h"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/input_error.h"
+#include "sim/run_setup.h"
 
 namespace scalecast::validation {
 

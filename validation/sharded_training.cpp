@@ -13,6 +13,7 @@
 #include "sim/memory_fit.h"
 #include "sim/prediction.h"
 #include "sim/report/text_table.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 #include "validation/data_error.h"

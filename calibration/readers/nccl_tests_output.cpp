@@ -15,6 +15,7 @@
 #include "sim/input_error.h"
 #include "sim/input_text.h"
 #include "sim/ranges.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 
 namespace scalecast::calibration {

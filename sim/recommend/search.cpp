@@ -17,6 +17,7 @@
 
 #include "sim/analytical/analytical_backend.h"
 #include "sim/input_error.h"
+#include "sim/run_setup.h"
 #include "sim/strategy.h"
 
 namespace scalecast::recommend {

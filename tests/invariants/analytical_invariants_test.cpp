@@ -9,6 +9,7 @@
 
 #include "sim/analytical/analytical_backend.h"
 #include "sim/link_capacities.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/steady_state.h"

@@ -20,6 +20,7 @@
 #include "sim/gpu_catalog.h"
 #include "sim/link_capacities.h"
 #include "sim/nic_catalog.h"
+#include "sim/run_setup.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 #include "tests/invariants/generated_scenario.h"

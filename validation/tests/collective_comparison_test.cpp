@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/run_setup.h"
 
 namespace scalecast::validation {
 namespace {
