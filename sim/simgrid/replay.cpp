@@ -135,6 +135,11 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   sg4::Engine engine("scalecast");
   const TransportModel transport(schedule.cluster, schedule.strategy);
   transport.configure_engine();
+  // Every flow is an actor of its own (CommRunner::execute), up to 1e6 in a run at 8192 GPUs:
+  // 32 KiB stacks without guard pages (a flow's actor sends and releases, nothing deeper) keep
+  // their creation cheap; SimGrid's default is 8 MiB, zeroed, with a guard page.
+  sg4::Engine::set_config("contexts/stack-size:32");
+  sg4::Engine::set_config("contexts/guard-size:0");
   apply_user_config(options.engine_args);
   const Cluster& c = schedule.cluster;
   const int servers =
