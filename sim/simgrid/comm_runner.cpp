@@ -17,6 +17,7 @@
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/expansion.h"
 #include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/replay_protocol.h"
 
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(scalecast_comm, scalecast, "Transfers of collectives and push/pull as SimGrid flows");
 
@@ -25,10 +26,6 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 namespace nccl = collectives::nccl;
-
-bool reducible(const Schedule& s, const Task& t) {
-  return t.op == CommOp::allreduce && t.group == CommGroup::all && collectives::replayed_allreduce(s, t).node_symmetric;
-}
 
 }  // namespace
 
@@ -93,7 +90,7 @@ size_t CommRunner::run_part(const Task& task, const collectives::Expansion& part
 }
 
 FlowGraph CommRunner::graph(const Task& task, const collectives::Expansion& e) {
-  if (o_.block_ranks > 0 && reducible(s_, task)) {
+  if (o_.block_ranks > 0 && block_foldable(s_, task)) {
     ++stats_.collectives_reduced;
     return block_graph(e, o_.block_ranks, s_.gpus());
   }

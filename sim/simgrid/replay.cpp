@@ -112,7 +112,7 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
         std::to_string(st.collectives_reused) + " reused (exact)");
   if (st.collectives_reduced > 0) {
     std::string note = "reduction: " + std::to_string(st.collectives_reduced) +
-                       " ring/hierarchical all-reduces replayed as one symmetry block of " +
+                       " collectives (ring or hierarchical all-reduces, group rings) replayed as one symmetry block of " +
                        std::to_string(o.block_ranks) + " ranks plus ghost flows into it";
     note += s.cluster.fabric.bridge_bandwidth > 0
                 ? " (the host bridges of other nodes carry less traffic than in the full replay)"
