@@ -56,7 +56,9 @@ ReplayResult from_wire(const std::string& text, int tasks) {
 }
 
 RunCost replay_cost(const Schedule& s, ExpansionMode mode) {
-  constexpr double kBytesPerFlow = 1024, kBytesPerHost = 4096;
+  constexpr double kBytesPerFlow = 1024, kBytesPerTransfer = 24, kBytesPerHost = 4096;
+  const bool folded = mode == ExpansionMode::reduced ||
+                      (mode == ExpansionMode::automatic && s.gpus() > ReplayOptions{}.reduce_above_gpus);
   bool alone = true;
   for (const Task& t : s.tasks)
     alone = alone && !(t.kind == TaskKind::comm && (t.op == CommOp::push || t.op == CommOp::pull));
@@ -68,20 +70,28 @@ RunCost replay_cost(const Schedule& s, ExpansionMode mode) {
     if (alone && !simulated.insert({t.op, t.algorithm, t.bytes}).second) continue;
     const double n = collectives::transfer_count(s, t);
     flows += n;
-    largest = std::max(largest, n);
+    // Folded, a block's expansion is held whole while one block of nodes of it becomes flows.
+    largest = std::max(largest, folded && alone && block_foldable(s, t)
+                                    ? kBytesPerTransfer * n + kBytesPerFlow * n / s.cluster.nodes
+                                    : kBytesPerFlow * n);
   }
   const double hosts = s.gpus() + s.cluster.ps.count(s.cluster.nodes, s.gpus());
-  const bool folded = mode == ExpansionMode::reduced ||
-                      (mode == ExpansionMode::automatic && s.gpus() > ReplayOptions{}.reduce_above_gpus);
   std::string basis = std::string(folded ? "folded" : "full") + " replay, " +
                       fmt::format("{:.3g}", flows) + " transfers expanded";
   if (alone && comm > 0)
     basis += " (" + std::to_string(simulated.size()) + " distinct collectives of " + fmt::format("{:g}", comm) +
              " simulated once each)";
-  basis += folded ? "; nodes alike replayed as one block (ring, hierarchical) or one node (push/pull), a node's "
-                    "rails as one link"
+  basis += folded ? "; nodes alike replayed as one block (ring, hierarchical, all-gather, reduce-scatter) or one "
+                    "node (push/pull), a node's rails as one link"
                   : "; every transfer a flow, a node's rails as one link";
-  return {static_cast<double>(s.tasks.size()) + flows, kBytesPerFlow * largest + kBytesPerHost * hosts, basis};
+  return {static_cast<double>(s.tasks.size()) + flows, largest + kBytesPerHost * hosts, basis};
+}
+
+bool block_foldable(const Schedule& s, const Task& t) {
+  if (t.kind != TaskKind::comm) return false;
+  if (t.op == CommOp::all_gather || t.op == CommOp::reduce_scatter) return true;
+  return t.op == CommOp::allreduce &&
+         (t.group != CommGroup::all || collectives::replayed_allreduce(s, t).node_symmetric);
 }
 
 const std::vector<ReplayVariant>& replay_variants() {

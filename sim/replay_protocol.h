@@ -55,6 +55,12 @@ ReplayResult from_wire(const std::string& text, int tasks);
 // platform of a host per GPU and server; its basis names the mode and what it folds.
 RunCost replay_cost(const Schedule& schedule, ExpansionMode mode);
 
+// Whether a communication task's expansion is invariant under a shift by whole nodes, so that a
+// folded replay keeps one block of nodes of it (with ghost flows into it): ring and
+// hierarchical all-reduces over every GPU, and the group collectives' rings (over all GPUs, in
+// each node, along each rail).
+bool block_foldable(const Schedule& schedule, const Task& task);
+
 // The backends a replay is offered as: "simgrid" (reductions above 16 GPUs where they apply),
 // "simgrid-full" and "simgrid-reduced" to force either expansion.
 struct ReplayVariant {

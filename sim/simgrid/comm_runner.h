@@ -36,6 +36,19 @@ struct CommOptions {
   int ps_node_ranks = 0;
 };
 
+// The latency a task's flows pay before they move data (each flow's actor sleeps it: the
+// platform's routes carry none, TransportModel::install_latency_factor). A transfer pays the
+// link's one-way latency, the network's between nodes and the fabric's inside one. NCCL's ring
+// and tree pay what NCCL's latency model puts on a hop for the protocol it picks (nccl_tuning.h,
+// hop_latencies), and the algorithm's base latency once; a connection keeps NCCL_STEPS chunks
+// in flight, so in a pipelined expansion only its first chunk pays the hop's latency.
+struct FlowLatency {
+  double base_s = 0;
+  double intra_s = 0;
+  double inter_s = 0;
+  bool pipelined = false;
+};
+
 class CommRunner {
  public:
   CommRunner(const Schedule& schedule, const Platform& platform, CommOptions options)
@@ -49,9 +62,11 @@ class CommRunner {
 
  private:
   void on_stream(const Task& task, const collectives::Expansion& part);
-  size_t run_part(const Task& task, const collectives::Expansion& part);  // returns transfers expanded
+  // Returns the transfers expanded.
+  size_t run_part(const Task& task, const collectives::Expansion& part, const FlowLatency& latency);
   FlowGraph graph(const Task& task, const collectives::Expansion& part);
-  void execute(const FlowGraph& graph);
+  FlowLatency latency(const Task& task) const;
+  void execute(const FlowGraph& graph, const FlowLatency& latency);
 
   struct Memo {
     double duration_s = 0;

@@ -52,6 +52,7 @@ int add(FlowGraph& g, const Transfer& t, bool ghost) {
   f.src = t.src;
   f.dst = t.dst;
   f.bytes = t.bytes;
+  f.piece = t.piece;
   f.ghost = ghost;
   g.flows.push_back(std::move(f));
   return static_cast<int>(g.flows.size()) - 1;

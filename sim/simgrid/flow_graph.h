@@ -13,6 +13,7 @@ struct Flow {
   int src = 0;
   int dst = 0;
   double bytes = 0;
+  int piece = 0;             // the chunk of a pipelined expansion it carries (Transfer::piece)
   int deps = 0;              // flows that must finish before this one starts
   std::vector<int> next;     // flows that wait for this one
   std::vector<int> mirrors;  // block form: ghosts that start and finish with this flow

@@ -112,7 +112,7 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
         std::to_string(st.collectives_reused) + " reused (exact)");
   if (st.collectives_reduced > 0) {
     std::string note = "reduction: " + std::to_string(st.collectives_reduced) +
-                       " ring/hierarchical all-reduces replayed as one symmetry block of " +
+                       " collectives (ring or hierarchical all-reduces, group rings) replayed as one symmetry block of " +
                        std::to_string(o.block_ranks) + " ranks plus ghost flows into it";
     note += s.cluster.fabric.bridge_bandwidth > 0
                 ? " (the host bridges of other nodes carry less traffic than in the full replay)"
@@ -135,6 +135,11 @@ ReplayResult replay(const Schedule& schedule, const ReplayOptions& options) {
   sg4::Engine engine("scalecast");
   const TransportModel transport(schedule.cluster, schedule.strategy);
   transport.configure_engine();
+  // Every flow is an actor of its own (CommRunner::execute), up to 1e6 in a run at 8192 GPUs:
+  // 32 KiB stacks without guard pages (a flow's actor sends and releases, nothing deeper) keep
+  // their creation cheap; SimGrid's default is 8 MiB, zeroed, with a guard page.
+  sg4::Engine::set_config("contexts/stack-size:32");
+  sg4::Engine::set_config("contexts/guard-size:0");
   apply_user_config(options.engine_args);
   const Cluster& c = schedule.cluster;
   const int servers =

@@ -23,8 +23,10 @@
 //   GPU-to-GPU latency, whatever links it crosses; inside a node, Fabric::latency_s per hop. CM02
 //   weighs each flow's share of a link by the inverse of its route latency (RTT unfairness); so
 //   that a PCIe link is shared evenly between a GPU-to-GPU flow and a network flow, every route
-//   gets the same nominal latency (access_latency() at each end) and the latency factor
-//   callback rescales it per route to the real one.
+//   gets the same nominal latency (access_latency() at each end); the latency factor callback
+//   sets it to zero and each flow of the replay waits its real latency before it starts
+//   (CommRunner), which lets NCCL's protocols set a hop's latency (the flow takes no share of a
+//   link while it waits, as in SimGrid's latency phase).
 // - Streams: one transfer between two nodes runs over TransportParams::streams sockets, each
 //   bound by stream_bandwidth (kernel TCP: one core's copy and checksum work; RDMA's default has
 //   no such limit). The cap is per transfer (a fatpipe link on the node's network path bounds
@@ -71,18 +73,11 @@ void TransportModel::configure_engine() const {
 void TransportModel::install_latency_factor(const Platform& platform) const {
   auto* model = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   const Platform* p = &platform;
-  const double network = route_latency(true), fabric = route_latency(false);
-  model->set_lat_factor_cb([p, network, fabric](double, const sg4::Host*, const sg4::Host*,
-                                                const std::vector<sg4::Link*>& links,
-                                                const std::unordered_set<sg4::NetZone*>&) {
-    double nominal = 0;
-    bool crosses = false;
-    for (const auto* l : links) {
-      nominal += l->get_latency();
-      crosses = crosses || p->nic_links.count(l) > 0;
-    }
-    return nominal > 0 ? (crosses ? network : fabric) / nominal : 1.0;
-  });
+  // Routes keep their equal nominal latency for CM02's sharing weights, but no flow waits for
+  // it: the replay's flows pay their latency themselves (CommRunner: the link's one-way latency,
+  // route_latency(), or the hop latency of NCCL's protocol).
+  model->set_lat_factor_cb([](double, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>&,
+                              const std::unordered_set<sg4::NetZone*>&) { return 0.0; });
   // A transfer between nodes reaches the share of the rates its size allows (the size curve, as
   // SMPI's calibrated bandwidth factors do); transfers inside a node are not affected.
   if (links_.size_curve.empty()) return;

@@ -24,13 +24,14 @@ class TransportModel {
   // Latency of the two links where every route begins and ends. CM02 divides a link among its
   // flows in inverse proportion to their route latencies (TCP's RTT unfairness, fitted to wide
   // areas); equal nominal route latencies keep sharing even, and the latency factor callback
-  // then gives each route its real latency.
+  // then zeroes it: each flow of the replay waits its own latency (route_latency() or NCCL's).
   double access_latency() const { return 0.5; }
   // What a transfer pays: the transport's one-way latency between nodes, the fabric's inside one.
   double route_latency(bool network) const {
     return network ? links_.network_latency_s : links_.fabric_latency_s;
   }
-  // Route latencies and the size curve's bandwidth factors, as SimGrid network model callbacks.
+  // Routes without latency (the replay's flows pay theirs) and the size curve's bandwidth
+  // factors, as SimGrid network model callbacks.
   void install_latency_factor(const Platform& platform) const;
   // One line per modelling choice, for Timeline::notes.
   std::vector<std::string> describe() const;

@@ -62,6 +62,22 @@ bool runs(const NcclSystem& s, const Graphs& g, Func f, Algo a, Proto p) {
 
 }  // namespace
 
+HopLatencies hop_latencies(const NcclSystem& s, Algo a, Proto p, LatencyView view) {
+  const bool physical = view == LatencyView::physical;
+  const int v = physical ? kNcclNewest : s.version;
+  const double net = physical ? s.latency_us : s.reported_latency_us;
+  const double ppn = static_cast<double>(s.ranks) / s.nodes;
+  const Hw intra_hw = s.nvlink ? Hw::nvlink : Hw::pci;
+  HopLatencies h;
+  h.base_us = base_latency_us(a, p);
+  h.intra_us = hw_latency_us(intra_hw, a, p);
+  h.inter_us = (ppn == 1 ? hw_latency_us(Hw::net, Algo::tree, p) : hw_latency_us(Hw::net, a, p)) + net;
+  if (p == Proto::simple && !physical) h.inter_us += net;  // the tuning's flush
+  // The network's overhead per ring step from 2.18.
+  h.ring_step_floor_us = s.nodes > 1 && v >= 21800 ? (s.amd ? 2.0 : 1.0) * (p == Proto::simple ? 3 : 1) : 0;
+  return h;
+}
+
 std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, Algo a, Proto p, LatencyView view) {
   if (!runs(s, g, func, a, p)) return std::nullopt;
   const int n = s.ranks, nodes = s.nodes;
@@ -98,24 +114,18 @@ std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, A
   else if (!(func == Func::all_gather || func == Func::reduce_scatter)) alg = bus * 0.5;
   if (!(alg > 0)) return std::nullopt;
   // Latency (tuning.cc:329-378).
-  const bool physical = view == LatencyView::physical;
-  const double net = physical ? s.latency_us : s.reported_latency_us;
-  const Hw intra_hw = s.nvlink ? Hw::nvlink : Hw::pci;
-  const Hw hw = nodes == 1 ? intra_hw : Hw::net;
-  const double intra_lat = hw_latency_us(intra_hw, a, p);
-  double inter_lat = (ppn == 1 ? hw_latency_us(Hw::net, Algo::tree, p) : hw_latency_us(Hw::net, a, p)) + net;
-  if (p == Proto::simple && !physical) inter_lat += net;  // the tuning's flush
-  double lat = base_latency_us(a, p);
+  const HopLatencies hop = hop_latencies(s, a, p, view);
+  const double intra_lat = hop.intra_us, inter_lat = hop.inter_us;
+  const Hw hw = nodes == 1 ? (s.nvlink ? Hw::nvlink : Hw::pci) : Hw::net;
+  double lat = hop.base_us;
   switch (a) {
     case Algo::ring:
       if (func == Func::broadcast || func == Func::reduce) {
         lat += steps * (p == Proto::simple ? hw_latency_us(hw, Algo::tree, Proto::simple) : hw_latency_us(hw, Algo::ring, p));
       } else {
-        // The network's overhead per step from 2.18; all-reduce counts 2 x nodes network steps in
-        // 2.12-2.22.
-        const double overhead = nodes > 1 && v >= 21800 ? (s.amd ? 2.0 : 1.0) * (p == Proto::simple ? 3 : 1) : 0;
+        // All-reduce counts 2 x nodes network steps in 2.12-2.22.
         const int inter = nodes == 1 ? 0 : (ar ? (v >= 21200 && v < 22300 ? 2 * nodes : 2 * (nodes - 1)) : nodes - 1);
-        lat += (steps - inter) * std::max(intra_lat, overhead) + inter * inter_lat;
+        lat += (steps - inter) * std::max(intra_lat, hop.ring_step_floor_us) + inter * inter_lat;
       }
       break;
     case Algo::tree: lat += 2 * ((n / nodes - 1) * intra_lat + log2i(nodes) * inter_lat); break;

@@ -33,6 +33,18 @@ std::vector<Estimate> estimates(const NcclSystem& s, const Graphs& g, const Enab
 // formula's per-release factors only the tuning view (what NCCL picks by), the physical view
 // keeps the newest.
 std::optional<Estimate> tuned(const NcclSystem& s, const Graphs& g, Func func, Algo algo, Proto proto, LatencyView view);
+// NCCL's latency model by hop (tuning.cc:329-378), as tuned() adds it up: the algorithm's base
+// latency, a hop inside a node, a hop across the network with the network's latency (the physical
+// latency once, or as the tuning takes it), and the least a ring's step inside a node takes once
+// nodes are crossed (the network's per-step overhead, from 2.18). What a replay of the
+// algorithm's transfers pays.
+struct HopLatencies {
+  double base_us = 0;
+  double intra_us = 0;
+  double inter_us = 0;
+  double ring_step_floor_us = 0;
+};
+HopLatencies hop_latencies(const NcclSystem& s, Algo algo, Proto proto, LatencyView view);
 // A table entry at `bytes` (ncclTopoGetAlgoTime): the tree's correction and the ring's plateau.
 Estimate at_size(Estimate tuned, const NcclSystem& s, const Graphs& g, Func func, double bytes, LatencyView view);
 // The one `(algo, proto)` estimated with `view`; nullopt when NCCL would not run it there.
