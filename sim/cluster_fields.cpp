@@ -14,6 +14,9 @@ namespace {
 // one transport stack, switch hop or library call takes, not what a model error asks for.
 std::pair<double, double> decade(double v) { return {std::max(v, 1e-6) / 10, std::max(v, 1e-6) * 10}; }
 
+// How a scenario names the two ways parameter-server transfers between two machines run.
+constexpr std::string_view kSharedConnections = "shared", kInOrderConnections = "in-order";
+
 // The fabric kind sets every other figure's default (default_fabric): the scenario's block reads it.
 const Field<Fabric> kFabricKind = {
     .scenario_key = "kind", .schedule_key = "kind", .unit = Unit::choice,
@@ -157,13 +160,15 @@ const FieldTable<TransportParams>& transport_fields() {
        .fit = Fit{.order = 4}, .read_scenario = read_size_curve, .read_schedule = read_schedule_size_curve,
        .write_schedule = [](const TransportParams& p) { return nlohmann::ordered_json(p.size_curve.anchors()); }},
       {.scenario_key = "connections", .schedule_key = "in_order_connections", .unit = Unit::choice,
-       .flag = &TransportParams::in_order_connections,
+       .flag = &TransportParams::in_order_connections, .flag_off = kSharedConnections,
+       .flag_on = kInOrderConnections,
        .meaning = "parameter-server transfers between two machines: shared (a stream each, sharing the links "
                   "fairly) or in-order (one after another over one connection; in_order_connections in a schedule)",
        .adjustable = true,
        .read_scenario = [](const YamlReader&, const YamlReader& v, Cluster& c) {
          c.net.in_order_connections =
-             v.choice("how transfers between two machines share them", {"shared", "in-order"}) == "in-order"; }},
+             v.choice("how transfers between two machines share them",
+                      {std::string(kSharedConnections), std::string(kInOrderConnections)}) == kInOrderConnections; }},
   }};
   return table;
 }

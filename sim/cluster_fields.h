@@ -51,6 +51,8 @@ struct Field {
   double Block::*real = nullptr;
   int Block::*whole = nullptr;
   bool Block::*flag = nullptr;
+  // A flag a scenario states by name (Unit::choice): its names for false and true.
+  std::string_view flag_off = {}, flag_on = {};
   std::string_view meaning = {};
   Bound (*bound)() = nullptr;  // seconds, rates, sizes and shares
   int min = 0, max = 0;        // counts

@@ -43,6 +43,7 @@ template <class Block>
 std::string value_text(const Field<Block>& f, const Block& b) {
   if (f.real) return quantity_text(f.unit, b.*f.real);
   if (f.whole) return std::to_string(b.*f.whole);
+  if (f.flag && f.unit == Unit::choice) return std::string(b.*f.flag ? f.flag_on : f.flag_off);
   if (f.flag) return b.*f.flag ? "true" : "false";
   if (!f.write_schedule) return {};
   const nlohmann::ordered_json written = f.write_schedule(b);
