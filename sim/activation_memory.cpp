@@ -91,8 +91,7 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   bool core = false;
   int branch_input = -1;  // the input of the last query / gate projection
   const Layer& first = w.layers.front();
-  const double first_in =
-      std::max(0.0, first.forward_memory_bytes / zoo::kActivationBytes - static_cast<double>(first.output_elements));
+  const double first_in = zoo::input_elements(first);
   // The network's input: an image batch that the first convolution keeps (token indices: none).
   tensors.push_back({first.kind == "conv" ? first_in : 0, element, first.kind == "conv", 0});
   int prev = 0;

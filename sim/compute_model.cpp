@@ -61,12 +61,10 @@ void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
   scores.backward_s = std::max(2.5 * forward_flops / rate, 8 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
 }
 
-// A layer's input and output bytes for a batch at `element_bytes` per activation (the zoo counts
-// its traffic as input plus output activations at 4 bytes each).
+// A layer's input and output bytes for a batch at `element_bytes` per activation.
 std::pair<double, double> input_output_bytes(const Layer& layer, double batch, double element_bytes) {
-  const double out = static_cast<double>(layer.output_elements) * element_bytes * batch;
-  const double all = layer.forward_memory_bytes / zoo::kActivationBytes * element_bytes * batch;
-  return {std::max(0.0, all - out), out};
+  return {zoo::input_elements(layer) * element_bytes * batch,
+          static_cast<double>(layer.output_elements) * element_bytes * batch};
 }
 
 // Tensor cores need NHWC operands: on a GPU that has them, a convolution at a tensor-core

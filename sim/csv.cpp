@@ -65,11 +65,8 @@ const std::string& CsvRecord::non_empty(const std::string& column) const {
 
 const std::string& CsvRecord::choice(const std::string& column, const std::vector<std::string>& allowed) const {
   const std::string& value = text(column);
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    fail(column, "one of " + list);
-  }
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    fail(column, "one of " + join_choices(allowed));
   return value;
 }
 

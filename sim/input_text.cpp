@@ -1,5 +1,5 @@
 // UTF-8 validation (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF) and the
-// quoting of input values in one-line error messages.
+// quoting of input values and lists of the values allowed in one-line error messages.
 #include "sim/input_text.h"
 
 #include <fmt/format.h>
@@ -71,6 +71,12 @@ std::string quote_input(std::string_view text) {
   }
   if (i < text.size()) out += "...";
   return out + "'";
+}
+
+std::string join_choices(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
 }
 
 }  // namespace scalecast

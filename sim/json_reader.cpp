@@ -15,12 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // A key as a JSON pointer writes it ('~' as ~0, '/' as ~1), kept on one line.
 std::string pointer_token(const std::string& key) {
   std::string out;
@@ -88,10 +82,10 @@ void JsonReader::fail(const std::string& expected) const {
 }
 
 void JsonReader::check_keys(const std::vector<std::string>& allowed) const {
-  if (!value_->is_object()) fail("an object with the keys " + join(allowed));
+  if (!value_->is_object()) fail("an object with the keys " + join_choices(allowed));
   for (const auto& [key, value] : value_->items())
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      JsonReader(value, source_, pointer_ + "/" + pointer_token(key)).fail("one of the keys " + join(allowed));
+      JsonReader(value, source_, pointer_ + "/" + pointer_token(key)).fail("one of the keys " + join_choices(allowed));
 }
 
 JsonReader JsonReader::require(const std::string& key) const {
@@ -120,7 +114,7 @@ std::string JsonReader::string() const {
 }
 
 std::string JsonReader::choice(const std::string& what, const std::vector<std::string>& known) const {
-  const std::string expected = what + " (one of " + join(known) + ")";
+  const std::string expected = what + " (one of " + join_choices(known) + ")";
   if (!value_->is_string()) fail(expected);
   const auto& text = value_->get_ref<const std::string&>();
   if (std::find(known.begin(), known.end(), text) == known.end()) fail(expected);

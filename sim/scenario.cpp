@@ -150,8 +150,8 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
     s.mixed_precision = v->choice("a mixed-precision mode", {"half", "autocast"});
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("memory_format"))
-    s.memory_format = v->choice("a memory format", {"channels_first", "channels_last"});
-  if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", {"eager", "fused"});
+    s.memory_format = v->choice("a memory format", kMemoryFormats);
+  if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", kKernelKinds);
   if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = read_checkpointing(*v);
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;

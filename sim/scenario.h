@@ -25,6 +25,10 @@ class ScenarioError : public SourceError {
   using SourceError::SourceError;
 };
 
+// The values model.memory_format and model.kernels take (the validation tables' columns too).
+inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
+inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
+
 struct ModelSettings {
   std::string name;             // zoo model (or the profile's model name)
   std::string profile;          // profile CSV path, resolved against the scenario's folder

@@ -11,12 +11,6 @@
 namespace scalecast {
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // 1-based line of a node; `fallback` for nodes without a mark (built by --set).
 int line_of(const YAML::Node& node, int fallback) {
   const YAML::Mark mark = node.Mark();
@@ -81,13 +75,13 @@ const YAML::Node& YamlReader::scalar_or_fail(const std::string& expected) const 
 }
 
 void YamlReader::check_keys(const std::vector<std::string>& allowed) const {
-  if (!node_.IsMap()) fail("a map with the keys " + join(allowed));
+  if (!node_.IsMap()) fail("a map with the keys " + join_choices(allowed));
   std::vector<std::string> seen;
   for (const auto& entry : node_) {
     const YAML::Node& key = entry.first;
     YamlReader key_reader = child(key.IsScalar() ? key.Scalar() : "?", key);
     if (!key.IsScalar() || std::find(allowed.begin(), allowed.end(), key.Scalar()) == allowed.end())
-      key_reader.fail("one of the keys " + join(allowed));
+      key_reader.fail("one of the keys " + join_choices(allowed));
     if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end())
       key_reader.fail("each key once");
     seen.push_back(key.Scalar());
@@ -135,7 +129,7 @@ std::string YamlReader::string() const {
 
 std::string YamlReader::choice(const std::string& what,
                                const std::vector<std::string>& known) const {
-  const std::string expected = what + " (one of " + join(known) + ")";
+  const std::string expected = what + " (one of " + join_choices(known) + ")";
   const std::string& text = scalar_or_fail(expected).Scalar();
   if (std::find(known.begin(), known.end(), text) == known.end()) fail(expected);
   return text;

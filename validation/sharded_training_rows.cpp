@@ -11,6 +11,7 @@
 
 #include "sim/csv.h"
 #include "sim/gpu_catalog.h"
+#include "sim/scenario.h"
 
 namespace scalecast::validation {
 namespace {
@@ -314,7 +315,7 @@ std::vector<ShardedRow> read_sharded_rows(const std::string& folder) {
     row.sharding = r.non_empty("sharding");
     row.checkpointing = r.text("activation_checkpointing");
     row.precision = r.text("precision");
-    if (r.has_value("kernels")) row.kernels = r.choice("kernels", {"eager", "fused"});
+    if (r.has_value("kernels")) row.kernels = r.choice("kernels", kKernelKinds);
     row.published = leading_number(r, "tokens_per_s_per_gpu");
     express(r, row);
     rows.push_back(std::move(row));

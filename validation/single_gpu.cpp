@@ -5,7 +5,6 @@
 // as hidden, and the summary's per-GPU-count line shows whether that holds.
 #include "validation/single_gpu.h"
 
-#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
@@ -165,8 +164,8 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.attention = r.choice("attention", {"eager", "fused"});
     c.checkpointing = r.choice("activation_checkpointing", {"none", "full", "selective"});
     if (r.has_value("memory_format"))
-      c.memory_format = r.choice("memory_format", {"channels_first", "channels_last"});
-    if (r.has_value("kernels")) c.kernels = r.choice("kernels", {"eager", "fused"});
+      c.memory_format = r.choice("memory_format", kMemoryFormats);
+    if (r.has_value("kernels")) c.kernels = r.choice("kernels", kKernelKinds);
     if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);

@@ -2,6 +2,7 @@
 // output shape, forward FLOPs and activation traffic for one sample, and its parameter tensors.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -20,6 +21,12 @@ inline constexpr double kRotaryFlopsPerElement = 3;   // x cos + rotate_half(x) 
 // Attention scores: scale by 1/sqrt(head size) and add the mask before the softmax.
 inline constexpr double kScoreFlopsPerElement = 2 + kSoftmaxFlopsPerElement;
 inline constexpr double kActivationBytes = 4;         // activations are counted in fp32
+
+// The activations a layer reads for one sample: its forward traffic (input plus output, at
+// kActivationBytes each) less its output.
+inline double input_elements(const Layer& layer) {
+  return std::max(0.0, layer.forward_memory_bytes / kActivationBytes - static_cast<double>(layer.output_elements));
+}
 
 // How parameter tensors are named: PyTorch ("weight", "bias"; norms: weight = gamma first) or
 // JAX stax (Conv/Dense: "W", "b"; BatchNorm: "beta", "gamma", in stax's own order).
