@@ -13,6 +13,7 @@
 #include "calibration/measurement_files.h"
 #include "cli/command.h"
 #include "cli/common.h"
+#include "sim/backend_registry.h"
 #include "sim/input_error.h"
 #include "sim/ranges.h"
 #include "sim/report/csv_field.h"

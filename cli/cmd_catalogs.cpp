@@ -6,7 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/gpu_catalog.h"
 #include "sim/mechanisms.h"
 #include "sim/nic_catalog.h"

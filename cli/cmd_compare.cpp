@@ -11,7 +11,7 @@
 #include "calibration/calibrated_cluster.h"
 #include "cli/command.h"
 #include "cli/common.h"
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/json_reader.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"

@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/scenario_input.h"
 #include "cli/sharding.h"
+#include "sim/backend_registry.h"
 #include "sim/input_error.h"
 #include "sim/memory_fit.h"
 #include "sim/prediction_interval.h"

@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/json_text.h"
 #include "sim/replay_protocol.h"
 #include "sim/run_program.h"

@@ -1,9 +1,7 @@
 // The interface every backend implements: take a schedule, return the timeline of when each
-// task ran. Backends register by name so the CLI can list and pick them.
+// task ran (sim/backend_registry.h lists them by name).
 #pragma once
 
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,18 +30,5 @@ class Backend {
 struct BackendSettings {
   std::vector<std::string> simgrid_args;
 };
-
-struct BackendInfo {
-  std::string name;
-  std::string description;
-  std::function<std::unique_ptr<Backend>(const BackendSettings&)> make;
-};
-
-// Adds a backend to the registry (the analytical one is always there).
-void register_backend(BackendInfo info);
-std::vector<BackendInfo> list_backends();
-// Throws std::invalid_argument naming the known backends, or when `settings` has options that
-// the backend does not take.
-std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings = {});
 
 }  // namespace scalecast

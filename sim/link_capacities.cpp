@@ -128,13 +128,18 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   // NCCL runs the collectives of all-reduce methods and DataParallel (BytePS's node-local stages
   // keep their closed forms).
   if (s.library == CollectiveLibrary::nccl && s.aggregation != Aggregation::parameter_server && has_gpu(c.gpu))
-    l.nccl = std::make_shared<const collectives::nccl::NcclModel>(c, l, s.nccl);
+    l.nccl = std::make_shared<const collectives::nccl::NcclModel>(c, network_rates(l), s.nccl);
   if (l.nccl && s.shard_in_node && c.nodes > 1) {
     Cluster node = c;
     node.nodes = 1;
     l.node_nccl = link_capacities(node, s).nccl;
   }
   return l;
+}
+
+collectives::nccl::NetworkRates network_rates(const LinkCapacities& l) {
+  return {.nics = l.nics, .nic_payload = l.nic_payload, .staging_bandwidth = l.staging_bandwidth,
+          .network_latency_s = l.network_latency_s};
 }
 
 double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes) {

@@ -11,6 +11,7 @@ namespace scalecast {
 
 namespace collectives::nccl {
 class NcclModel;
+struct NetworkRates;
 }
 
 // A class of links for the alpha-beta model: latency per message step, bytes/s per direction
@@ -97,6 +98,9 @@ double library_sockets(const Cluster& cluster, const Strategy& strategy);
 // std::invalid_argument for a cluster whose links could carry nothing (a rate or an efficiency
 // that is not positive and finite).
 LinkCapacities link_capacities(const Cluster& cluster, const Strategy& strategy);
+
+// The network's rates NCCL's model takes from these capacities.
+collectives::nccl::NetworkRates network_rates(const LinkCapacities& l);
 
 // Time a collective task spends in the framework outside the transfers, the same in every
 // backend: the strategy's cost per call and, where it stages the tensor through host memory

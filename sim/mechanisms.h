@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 #include "sim/strategy.h"
 
 namespace scalecast {

@@ -2,9 +2,9 @@
 // batch, step time) is checked against or scaled to the scenario, never silently dropped.
 #pragma once
 
+#include "sim/built_workload.h"
 #include "sim/compute_model.h"
 #include "sim/scenario.h"
-#include "sim/workload_builder.h"
 
 namespace scalecast {
 

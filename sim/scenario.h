@@ -8,7 +8,7 @@
 
 #include "sim/checkpointing.h"
 #include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 #include "sim/gpu_catalog.h"
 #include "sim/mechanisms.h"
 #include "sim/scenario_override.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 
 namespace scalecast {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl_model.h"
 #include "sim/collectives/nccl/nccl_system.h"
 #include "sim/collectives/nccl/nccl_tuning.h"
 #include "sim/nic_catalog.h"

@@ -8,7 +8,7 @@
 
 #include "fixtures.h"
 #include "sim/analytical/analytical_backend.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl_model.h"
 #include "sim/prediction.h"
 #include "sim/run_setup.h"
 #include "sim/scenario.h"

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/collectives/nccl_model.h"
 #include "sim/input_error.h"
 #include "sim/run_setup.h"
 

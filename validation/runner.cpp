@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "sim/backend_registry.h"
 #include "sim/prediction.h"
 #include "validation/data_error.h"
 #include "validation/shard_results.h"

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/backend_registry.h"
 #include "sim/memory_fit.h"
 #include "sim/prediction.h"
 #include "sim/report/text_table.h"

@@ -6,19 +6,9 @@
 #include <string>
 
 #include "sim/link_capacities.h"
+#include "sim/types/collective_op.h"
 
 namespace scalecast::collectives {
-
-enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall };
-
-// nccl-tests' names: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall.
-std::string to_string(CollectiveOp op);
-// Also accepts the sweep's and the schedule's spellings (allreduce). Throws std::invalid_argument.
-CollectiveOp parse_collective_op(const std::string& text);
-
-// nccl-tests' bus bandwidth factor over n ranks (doc/PERFORMANCE.md): all-reduce 2(n-1)/n,
-// all-gather, reduce-scatter and all-to-all (n-1)/n, broadcast, reduce and send/recv 1.
-double bus_factor(CollectiveOp op, int ranks);
 
 // Seconds of one operation of `bytes` (nccl-tests' "size": one rank's vector for all-reduce,
 // broadcast and send/recv; the whole gathered or scattered array for all-gather, reduce-scatter

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl_model.h"
 #include "sim/json_text.h"
 #include "sim/report/csv_field.h"
 

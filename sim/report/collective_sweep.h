@@ -9,7 +9,7 @@
 
 #include "sim/cluster.h"
 #include "sim/collectives/collective_ops.h"
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 #include "sim/report/nccl_tests_table.h"
 
 namespace scalecast {

@@ -2,7 +2,7 @@
 // so `--backend simgrid-full` can check a reduced prediction against the exact one.
 #include "sim/simgrid/register.h"
 
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/simgrid/replay_backend.h"
 
 namespace scalecast {

@@ -16,7 +16,7 @@
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/collective_ops.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl_model.h"
 #include "sim/gpu_catalog.h"
 #include "sim/link_capacities.h"
 #include "sim/nic_catalog.h"

@@ -11,7 +11,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <string>
 
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/simgrid/isolated_run.h"
 #include "sim/simgrid/platform_builder.h"
 #include "sim/simgrid/register.h"

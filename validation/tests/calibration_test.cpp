@@ -7,7 +7,7 @@
 #include "calibration/levenberg_marquardt.h"
 #include "calibration/transport_fit.h"
 #include "sim/prediction.h"
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 #include "sim/units.h"
 #include "validation/calibration_split.h"
 #include "validation/testbeds.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/collectives/nccl_model.h"
 #include "sim/run_setup.h"
 
 namespace scalecast::validation {

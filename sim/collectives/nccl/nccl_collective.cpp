@@ -195,12 +195,12 @@ NcclModel::Timing p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, i
 
 }  // namespace
 
-NcclModel::NcclModel(const Cluster& sized, const LinkCapacities& links, const NcclSettings& settings)
+NcclModel::NcclModel(const Cluster& sized, const NetworkRates& network, const NcclSettings& settings)
     : settings_(settings), system_(nccl_system(sized, settings)) {
   // The run's rates, in NCCL's units: GB/s per NIC of payload, host staging, one-way latency.
-  system_.nic_payload = links.nics > 0 ? links.nic_payload / links.nics / 1e9 : 0;
-  system_.staging_bw = links.staging_bandwidth / 1e9;
-  system_.latency_us = links.network_latency_s * 1e6;
+  system_.nic_payload = network.nics > 0 ? network.nic_payload / network.nics / 1e9 : 0;
+  system_.staging_bw = network.staging_bandwidth / 1e9;
+  system_.latency_us = network.network_latency_s * 1e6;
   graphs_ = nccl_graphs(system_, settings_);
   enabled_ = enabled(settings_);
 }
@@ -225,12 +225,6 @@ const NcclModel::Row& NcclModel::tuning(Func f) const {
 const NcclModel::Row& NcclModel::physical(Func f) const {
   std::call_once(filled_[static_cast<int>(f)], [&] { fill(f); });
   return physical_[static_cast<int>(f)];
-}
-
-NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings) {
-  Strategy nccl;
-  nccl.nccl = settings;
-  return NcclModel(sized, link_capacities(sized, nccl), settings);
 }
 
 // NCCL 2.4 had no cost model: a tree for an all-reduce across nodes up to a threshold in bytes

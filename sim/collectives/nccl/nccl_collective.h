@@ -10,11 +10,10 @@
 #include <string>
 
 #include "sim/cluster.h"
-#include "sim/collectives/collective_ops.h"
-#include "sim/collectives/nccl/nccl_settings.h"
 #include "sim/collectives/nccl/nccl_system.h"
 #include "sim/collectives/nccl/nccl_tuning.h"
-#include "sim/link_capacities.h"
+#include "sim/types/collective_op.h"
+#include "sim/types/nccl_settings.h"
 
 namespace scalecast::collectives::nccl {
 
@@ -35,13 +34,21 @@ struct CollectiveTime {
 // 20 -> 40 us, H100: 13 -> 35 us at 8 B), put each further GPU at ~3 us.
 inline constexpr double kLaunchPerGpuS = 3e-6;
 
+// The run's network rates the model takes from its link capacities (LinkCapacities: what
+// calibration fits), in SI units.
+struct NetworkRates {
+  int nics = 1;                  // per node
+  double nic_payload = 0;        // B/s of all of a node's NICs
+  double staging_bandwidth = 0;  // B/s of a transfer through host memory (0: GPUDirect)
+  double network_latency_s = 0;  // one-way, node to node
+};
+
 // What NCCL sees of a sized run and the graphs its search finds there, worked out once; the
-// link rates are the run's (LinkCapacities: what calibration fits), converted to NCCL's GB/s
-// and microseconds here and nowhere else.
+// network's rates are the run's, converted to NCCL's GB/s and microseconds here and nowhere else.
 class NcclModel {
  public:
   // Throws std::invalid_argument for a GPU outside the catalog or masks NCCL cannot parse.
-  NcclModel(const Cluster& sized, const LinkCapacities& links, const NcclSettings& settings);
+  NcclModel(const Cluster& sized, const NetworkRates& network, const NcclSettings& settings);
 
   // One operation of `bytes` (nccl-tests' size) among the run's GPUs, alone on them: the whole
   // call as nccl-tests times it. `gpus_per_thread` is nccl-tests' -g. Throws
@@ -86,9 +93,5 @@ class NcclModel {
   mutable std::array<Row, kFuncs> tuning_, physical_;
   mutable std::array<std::once_flag, kFuncs> filled_;
 };
-
-// The model of `sized` under `settings` with the link capacities of a run of NCCL there, for
-// one-off questions; a run builds its model once (LinkCapacities::nccl).
-NcclModel nccl_model(const Cluster& sized, const NcclSettings& settings);
 
 }  // namespace scalecast::collectives::nccl

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 
 namespace scalecast::collectives::nccl {
 

@@ -1,6 +1,6 @@
 // The backend registry: the analytical backend is built in, others are added at start-up by
 // the program that links them (the SimGrid backend, when SimGrid is found).
-#include "sim/backend.h"
+#include "sim/backend_registry.h"
 
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "sim/collectives/nccl/nccl_tables.h"
+#include "sim/types/nccl_tables.h"
 
 namespace scalecast::collectives::nccl {
 

@@ -1,6 +1,6 @@
 // NCCL_ALGO and NCCL_PROTO as NCCL 2.27 reads them (src/graph/tuning.cc:34-130): a list of
 // names, "^" before it to disable them instead, and "function:list" sections separated by ';'.
-#include "sim/collectives/nccl/nccl_settings.h"
+#include "sim/types/nccl_settings.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 // The tables of NCCL 2.27.7's tuning model (src/graph/tuning.cc, search.cc, topo.h at tag
 // v2.27.7-1), copied as figures: a model that picks what NCCL picks needs NCCL's own numbers.
-#include "sim/collectives/nccl/nccl_tables.h"
+#include "sim/types/nccl_tables.h"
 
 namespace scalecast::collectives::nccl {
 namespace {
