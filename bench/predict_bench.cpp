@@ -3,9 +3,9 @@
 // of sharded data parallel on Llama-2-7B (8 to 1024 H100s).
 #include <benchmark/benchmark.h>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/prediction.h"
-#include "sim/strategy.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/prediction/prediction.h"
+#include "sim/types/strategy.h"
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/compute_model.h"
-#include "sim/prediction.h"
-#include "sim/simgrid/replay_backend.h"
-#include "sim/steady_state.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/compute/compute_model.h"
+#include "sim/prediction/prediction.h"
+#include "sim/backends/simgrid/replay_backend.h"
+#include "sim/backends/steady_state.h"
 #include "sim/zoo/zoo.h"
 
 namespace {

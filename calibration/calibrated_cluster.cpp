@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
-#include "sim/cluster_fields.h"
-#include "sim/input_error.h"
-#include "sim/input_text.h"
+#include "sim/formats/cluster_fields.h"
+#include "sim/io/input_error.h"
+#include "sim/io/input_text.h"
 
 namespace scalecast::calibration {
 namespace {
@@ -62,7 +62,7 @@ void flatten(const YAML::Node& cluster, const std::string& path, ScenarioOverrid
   const std::string sections = "a map of fabric, network and parameter_server figures (what calibrate fits)";
   for (const auto& [section_key, section] : entries_once(path, cluster, "cluster", sections)) {
     const std::string section_path = "cluster." + section_key.Scalar();
-    // The figures a built cluster can still take (the adjustable fields of sim/cluster_fields.h,
+    // The figures a built cluster can still take (the adjustable fields of sim/formats/cluster_fields.h,
     // with_transport_values): never the hardware (a GPU, fabric kind, NIC, transport).
     static const std::map<std::string, std::vector<std::string>> kFigures = {
         {"fabric", scenario_keys(fabric_fields(), true)},

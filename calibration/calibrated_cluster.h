@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "calibration/transport_fit.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::calibration {
 

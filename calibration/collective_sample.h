@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/collectives/collective_ops.h"
-#include "sim/strategy.h"
+#include "sim/types/strategy.h"
 
 namespace scalecast::calibration {
 

@@ -8,10 +8,10 @@
 #include "calibration/readers/nccl_tests_output.h"
 #include "calibration/readers/sweep_csv.h"
 #include "calibration/readers/timeline_samples.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/collectives/algorithm_choice.h"
-#include "sim/collectives/nccl/nccl_collective.h"
-#include "sim/link_capacities.h"
+#include "sim/network/nccl/nccl_collective.h"
+#include "sim/network/link_capacities.h"
 
 namespace scalecast::calibration {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "calibration/transport_parameters.h"
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 
 namespace scalecast::calibration {
 

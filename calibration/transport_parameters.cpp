@@ -1,12 +1,12 @@
-// The fittable constants, from the cluster's field tables (sim/cluster_fields.h: which fields,
+// The fittable constants, from the cluster's field tables (sim/formats/cluster_fields.h: which fields,
 // their ranges and order); the size curve as factors at fixed sizes.
 #include "calibration/transport_parameters.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "sim/cluster_fields.h"
-#include "sim/units.h"
+#include "sim/formats/cluster_fields.h"
+#include "sim/io/units.h"
 
 namespace scalecast::calibration {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 
 namespace scalecast::calibration {
 

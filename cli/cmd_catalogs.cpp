@@ -6,14 +6,14 @@
 
 #include "cli/command.h"
 #include "cli/common.h"
-#include "sim/backend_registry.h"
-#include "sim/gpu_catalog.h"
-#include "sim/mechanisms.h"
-#include "sim/nic_catalog.h"
-#include "sim/price_catalog.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/catalogs/nic_catalog.h"
+#include "sim/catalogs/price_catalog.h"
 #include "sim/report/text_table.h"
-#include "sim/strategy.h"
-#include "sim/units.h"
+#include "sim/types/strategy.h"
+#include "sim/io/units.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {

@@ -9,9 +9,9 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/report/collective_sweep.h"
-#include "sim/run_setup.h"
+#include "sim/scenario/run_setup.h"
 #include "validation/collective_comparison.h"
 #include "validation/collective_comparison_report.h"
 

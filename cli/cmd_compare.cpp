@@ -11,15 +11,15 @@
 #include "calibration/calibrated_cluster.h"
 #include "cli/command.h"
 #include "cli/common.h"
-#include "sim/backend_registry.h"
-#include "sim/json_reader.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/io/json_reader.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "sim/report/timeline_comparison.h"
-#include "sim/scenario.h"
-#include "sim/schedule_json.h"
-#include "sim/timeline_json.h"
-#include "sim/work_estimate.h"
+#include "sim/scenario/scenario.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/formats/timeline_json.h"
+#include "sim/backends/work_estimate.h"
 
 namespace scalecast::cli {
 namespace {

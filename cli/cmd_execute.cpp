@@ -12,14 +12,14 @@
 #include "executor/sweep.h"
 #include "executor/transports.h"
 #include "sim/collectives/algorithm_choice.h"
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/text_table.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/steady_state.h"
-#include "sim/timeline_json.h"
-#include "sim/units.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/backends/steady_state.h"
+#include "sim/formats/timeline_json.h"
+#include "sim/io/units.h"
 
 namespace scalecast::cli {
 namespace {

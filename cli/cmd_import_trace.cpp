@@ -8,10 +8,10 @@
 #include "profiler/parameter_list.h"
 #include "profiler/profile_csv.h"
 #include "profiler/torch_import.h"
-#include "sim/input_error.h"
-#include "sim/input_text.h"
-#include "sim/output_files.h"
-#include "sim/ranges.h"
+#include "sim/io/input_error.h"
+#include "sim/io/input_text.h"
+#include "sim/io/output_files.h"
+#include "sim/io/ranges.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {

@@ -6,7 +6,7 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/sharding.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::cli {
 namespace {

@@ -11,11 +11,11 @@
 #include "cli/common.h"
 #include "cli/scenario_input.h"
 #include "cli/sharding.h"
-#include "sim/input_error.h"
-#include "sim/prediction_row_json.h"
+#include "sim/io/input_error.h"
+#include "sim/report/prediction_row_json.h"
 #include "sim/recommend/search.h"
 #include "sim/report/recommend_report.h"
-#include "sim/units.h"
+#include "sim/io/units.h"
 
 namespace scalecast::cli {
 namespace {

@@ -3,10 +3,10 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "cli/scenario_input.h"
-#include "sim/json_text.h"
-#include "sim/prediction.h"
-#include "sim/run_setup.h"
-#include "sim/schedule_json.h"
+#include "sim/io/json_text.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/formats/schedule_json.h"
 
 namespace scalecast::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/work_share.h"
+#include "sim/io/work_share.h"
 
 namespace scalecast::cli {
 

@@ -8,9 +8,9 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/report/text_table.h"
-#include "sim/units.h"
+#include "sim/io/units.h"
 
 namespace scalecast::cli {
 

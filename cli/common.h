@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/output_files.h"
-#include "sim/work_estimate.h"
+#include "sim/io/output_files.h"
+#include "sim/backends/work_estimate.h"
 
 namespace scalecast::cli {
 
@@ -46,12 +46,12 @@ void check_format(const std::string& format, const std::vector<std::string>& kno
 int guarded(const std::string& command, const std::function<int()>& body);
 
 // Writes through `write` to stdout when path is empty or "-"; otherwise stages the file in
-// `files`, which the command commits once every output is complete (sim/output_files.h).
+// `files`, which the command commits once every output is complete (sim/io/output_files.h).
 void write_output(OutputFiles& files, const std::string& path, const std::function<void(std::ostream&)>& write);
 // One output, all or nothing.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write);
 
-// --max-events and --max-memory: the limits a prediction may not exceed (sim/work_estimate.h).
+// --max-events and --max-memory: the limits a prediction may not exceed (sim/backends/work_estimate.h).
 struct LimitOptions {
   double max_events = WorkLimits{}.max_events;
   std::string max_memory = "8GiB";

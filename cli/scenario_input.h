@@ -9,7 +9,7 @@
 
 #include "calibration/calibrated_cluster.h"
 #include "cli/common.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::cli {
 

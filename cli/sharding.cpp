@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::cli {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli/common.h"
-#include "sim/shard_part.h"
-#include "sim/work_share.h"
+#include "sim/io/shard_part.h"
+#include "sim/io/work_share.h"
 
 namespace scalecast::cli {
 

@@ -17,11 +17,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/backend_registry.h"
-#include "sim/json_text.h"
-#include "sim/replay_protocol.h"
-#include "sim/run_program.h"
-#include "sim/schedule_json.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/io/json_text.h"
+#include "sim/backends/replay_protocol.h"
+#include "sim/io/run_program.h"
+#include "sim/formats/schedule_json.h"
 
 extern char** environ;
 
@@ -48,7 +48,7 @@ bool write_without_sigpipe(int fd, const std::string& data) {
 }
 
 // Runs `program args...` with `input` on its standard input and returns its standard output and
-// exit status (sim/run_program.h starts programs without pipes; its stderr is ours here too).
+// exit status (sim/io/run_program.h starts programs without pipes; its stderr is ours here too).
 std::pair<std::string, int> exchange(const std::string& program, const std::vector<std::string>& args,
                                 const std::string& input) {
   int in[2], out[2];

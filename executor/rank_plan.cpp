@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/timeline.h"
+#include "sim/types/timeline.h"
 
 namespace scalecast::executor {
 

@@ -8,7 +8,7 @@
 
 #include "executor/transport.h"
 #include "sim/collectives/expansion.h"
-#include "sim/schedule.h"
+#include "sim/types/schedule.h"
 
 namespace scalecast::executor {
 

@@ -15,9 +15,9 @@
 
 #include "executor/rank_plan.h"
 #include "executor/transport.h"
-#include "sim/schedule.h"
+#include "sim/types/schedule.h"
 #include "sim/scheduling/scheduling_policy.h"
-#include "sim/timeline.h"
+#include "sim/types/timeline.h"
 
 namespace scalecast::executor {
 

@@ -13,9 +13,9 @@
 #include "executor/rank_runner.h"
 #include "executor/transports.h"
 #include "executor/world.h"
-#include "sim/json_text.h"
-#include "sim/schedule_json.h"
-#include "sim/timeline_json.h"
+#include "sim/io/json_text.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast::executor {
 namespace {

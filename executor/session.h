@@ -6,8 +6,8 @@
 #include <string>
 
 #include "executor/launch_env.h"
-#include "sim/schedule.h"
-#include "sim/timeline.h"
+#include "sim/types/schedule.h"
+#include "sim/types/timeline.h"
 
 namespace scalecast::executor {
 

@@ -16,7 +16,7 @@
 #include "executor/world.h"
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/report/text_table.h"
-#include "sim/units.h"
+#include "sim/io/units.h"
 
 namespace scalecast::executor {
 namespace {

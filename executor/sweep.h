@@ -11,7 +11,7 @@
 #include "executor/bandwidth.h"
 #include "executor/launch_env.h"
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/strategy.h"
+#include "sim/types/strategy.h"
 
 namespace scalecast::executor {
 

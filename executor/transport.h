@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/schedule.h"
+#include "sim/types/schedule.h"
 
 namespace scalecast::executor {
 

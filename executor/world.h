@@ -14,7 +14,7 @@
 #include "executor/launch_env.h"
 #include "executor/rank_runner.h"
 #include "executor/store.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::executor {
 

@@ -8,7 +8,7 @@
 #include "profiler/chrome_trace.h"
 #include "profiler/dump_reader.h"
 #include "profiler/profile_csv.h"
-#include "sim/profile_csv.h"
+#include "sim/formats/profile_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scalecast;

@@ -10,14 +10,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/json_reader.h"
-#include "sim/json_text.h"
-#include "sim/prediction.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/json_reader.h"
+#include "sim/io/json_text.h"
+#include "sim/prediction/prediction.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
-#include "sim/schedule_json.h"
-#include "sim/timeline_json.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast::fuzz {
 

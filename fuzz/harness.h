@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.h"
-#include "sim/work_estimate.h"
-#include "sim/workload.h"
+#include "sim/scenario/scenario.h"
+#include "sim/backends/work_estimate.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::fuzz {
 

@@ -2,8 +2,8 @@
 // one: a measured table under either published name (then its first rows' cases and predictions,
 // against the committed testbed map), the testbed map itself, or a baseline.
 #include "fuzz/harness.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/prediction.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/prediction/prediction.h"
 #include "validation/baseline.h"
 #include "validation/cases.h"
 #include "validation/measurements.h"

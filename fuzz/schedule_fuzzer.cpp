@@ -3,11 +3,11 @@
 // every rank's plan, which `execute` makes before any traffic.
 #include "executor/rank_plan.h"
 #include "fuzz/harness.h"
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/expansion.h"
-#include "sim/json_reader.h"
+#include "sim/io/json_reader.h"
 #include "sim/report/timeline_comparison.h"
-#include "sim/schedule_json.h"
+#include "sim/formats/schedule_json.h"
 
 namespace {
 

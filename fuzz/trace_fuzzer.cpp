@@ -8,7 +8,7 @@
 #include "profiler/profile_csv.h"
 #include "profiler/torch_import.h"
 #include "profiler/torch_trace.h"
-#include "sim/profile_csv.h"
+#include "sim/formats/profile_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scalecast;

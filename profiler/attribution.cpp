@@ -11,7 +11,7 @@
 
 #include "profiler/interval_union.h"
 #include "profiler/mean_std.h"
-#include "sim/ranges.h"
+#include "sim/io/ranges.h"
 
 namespace scalecast::profiler {
 namespace {

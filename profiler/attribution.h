@@ -11,7 +11,7 @@
 #include "profiler/profile.h"
 #include "profiler/range_names.h"
 #include "profiler/ranges.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 

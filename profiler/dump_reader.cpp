@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "profiler/dump_format.h"
-#include "sim/input_text.h"
+#include "sim/io/input_text.h"
 
 namespace scalecast::profiler {
 namespace {

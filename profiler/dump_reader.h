@@ -7,7 +7,7 @@
 #include <string>
 
 #include "profiler/activity.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 

@@ -1,11 +1,11 @@
-// Starts the profiled program (sim/run_program) with an environment extended with the
+// Starts the profiled program (sim/io/run_program) with an environment extended with the
 // injection variables; waits for it and reports its exit status.
 #include "profiler/launcher.h"
 
 #include <cstdlib>
 #include <stdexcept>
 
-#include "sim/run_program.h"
+#include "sim/io/run_program.h"
 
 namespace scalecast::profiler {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "profiler/profile.h"
-#include "sim/workload.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::profiler {
 

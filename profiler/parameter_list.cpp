@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "sim/csv.h"
-#include "sim/input_text.h"
-#include "sim/ranges.h"
+#include "sim/io/csv.h"
+#include "sim/io/input_text.h"
+#include "sim/io/ranges.h"
 
 namespace scalecast::profiler {
 namespace {

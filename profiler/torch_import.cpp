@@ -1,7 +1,7 @@
 // The trace importer: iterations from ProfilerStep ranges, a (layer, phase) for each activity
 // from its enclosing layer range or autograd node, per-iteration interval unions per layer, and
 // gradient tensors from the AccumulateGrad nodes of the first iteration, each bounded as a
-// profile CSV's reader bounds it (sim/ranges.h).
+// profile CSV's reader bounds it (sim/io/ranges.h).
 #include "profiler/torch_import.h"
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 #include "profiler/mean_std.h"
 #include "profiler/torch_backward_links.h"
 #include "profiler/torch_events.h"
-#include "sim/input_text.h"
-#include "sim/ranges.h"
+#include "sim/io/input_text.h"
+#include "sim/io/ranges.h"
 
 namespace scalecast::profiler {
 namespace {

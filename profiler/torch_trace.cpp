@@ -8,8 +8,8 @@
 #include <limits>
 #include <unordered_set>
 
-#include "sim/json_reader.h"
-#include "sim/ranges.h"
+#include "sim/io/json_reader.h"
+#include "sim/io/ranges.h"
 
 namespace scalecast::profiler {
 namespace {

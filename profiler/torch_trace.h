@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 
 // A trace that cannot be imported: the message names the file and, where one event is at fault,
 // its JSON pointer (/traceEvents/12/dur). Syntax errors and bad values of the events' own fields
-// are JsonErrors (sim/json_reader.h), also naming the file and the pointer.
+// are JsonErrors (sim/io/json_reader.h), also naming the file and the pointer.
 class TraceError : public SourceError {
  public:
   using SourceError::SourceError;

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/schedule_builder.h"
-#include "sim/schedule_json.h"
-#include "sim/steady_state.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/backends/steady_state.h"
 
 namespace scalecast {
 namespace {

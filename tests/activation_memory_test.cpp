@@ -4,9 +4,9 @@
 
 #include <iostream>
 
-#include "sim/activation_memory.h"
-#include "sim/memory_fit.h"
-#include "sim/units.h"
+#include "sim/memory/activation_memory.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/io/units.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

@@ -6,14 +6,14 @@
 #include <set>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/algorithm_choice.h"
-#include "sim/link_capacities.h"
-#include "sim/prediction.h"
-#include "sim/scenario.h"
-#include "sim/schedule_builder.h"
-#include "sim/steady_state.h"
-#include "sim/workload_builder.h"
+#include "sim/network/link_capacities.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/scenario.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/backends/steady_state.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast {
 namespace {

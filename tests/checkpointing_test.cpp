@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "sim/activation_memory.h"
-#include "sim/compute_model.h"
-#include "sim/memory_fit.h"
-#include "sim/scenario.h"
+#include "sim/memory/activation_memory.h"
+#include "sim/compute/compute_model.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/scenario/scenario.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "sim/cluster_fields.h"
-#include "sim/cluster_keys_doc.h"
+#include "sim/formats/cluster_fields.h"
+#include "sim/formats/cluster_keys_doc.h"
 
 namespace scalecast {
 namespace {

@@ -9,9 +9,9 @@
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/expansion.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 
 namespace scalecast::collectives {
 namespace {

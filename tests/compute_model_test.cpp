@@ -1,7 +1,7 @@
 // The compute model by kind of work: tile and wave quantization of products, products at the
 // measured matmul rate, streaming layers' traffic by kind, NCHW convolutions' transposes, fused
 // attention, fp8 on Linear layers only, and recomputation.
-#include "sim/compute_model.h"
+#include "sim/compute/compute_model.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
-#include "sim/scenario.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_builder.h"
 #include "fixtures.h"
 #include "sim/zoo/zoo.h"
 

@@ -2,9 +2,9 @@
 // that NCCL's channels hold, none for copies, Lee et al.'s average for a GPU the catalog lacks.
 #include <gtest/gtest.h>
 
-#include "sim/prediction.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
 #include "sim/scheduling/compute_slowdown.h"
 #include "sim/zoo/zoo.h"
 

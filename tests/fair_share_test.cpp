@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/analytical/fair_share.h"
+#include "sim/backends/analytical/fair_share.h"
 
 namespace scalecast {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "sim/cluster.h"
-#include "sim/schedule.h"
-#include "sim/units.h"
-#include "sim/workload.h"
+#include "sim/types/cluster.h"
+#include "sim/types/schedule.h"
+#include "sim/io/units.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::testing {
 

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/link_capacities.h"
-#include "sim/mechanisms.h"
-#include "sim/schedule_builder.h"
-#include "sim/steady_state.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/network/link_capacities.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/backends/steady_state.h"
 
 namespace scalecast {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "sim/grouping.h"
+#include "sim/schedules/grouping.h"
 
 namespace scalecast {
 namespace {

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # Checks sim/'s includes against its layer table (sim/LAYERS): none runs from a layer up to a
-# layer above it, no two folders' units include each other through any path, every file has a layer.
+# layer above it, no two of sim/'s folders include each other through any path, every file has a layer.
 """usage: include_layers.py REPOSITORY_ROOT
 
 Prints one line per wrong include (FILE:LINE: what it includes and why that is wrong), per file
-without a layer and per circle of includes among units (a header and its source file) of more
-than one folder, and exits 1 if there is any; 0 and a summary if none. Inside one folder a
-registry and its parts may name each other (zoo.cpp builds the families that take zoo.h's options).
+without a layer and per circle of includes between sim/'s folders (sim/X/ with all below it), and
+exits 1 if there is any; 0 and a summary if none. Inside one folder a registry and its parts may
+name each other (zoo.cpp builds the families that take zoo.h's options).
 """
 import os
 import re
@@ -42,6 +42,12 @@ def layer_of(path, entries):
         if matches and (best is None or len(entry) > len(best[0])):
             best = (entry, index)
     return None if best is None else best[1]
+
+
+def folder_of(unit):
+    """The folder of sim/ a unit belongs to: its first folder below sim/ (sim/ itself for a loose file)."""
+    parts = unit.split("/")
+    return "/".join(parts[:2]) + "/" if len(parts) > 2 else "sim/"
 
 
 def circles(graph):
@@ -110,9 +116,13 @@ def main():
                     elif theirs > own:
                         problems.append(f"{path}:{number}: includes {target} of layer '{layers[theirs]}', "
                                         f"above its own layer '{layers[own]}'")
-    for component in circles(graph):
-        if len({os.path.dirname(unit) for unit in component}) > 1:
-            problems.append("circle of includes across folders: " + " -> ".join(component + component[:1]))
+    folders = {}
+    for unit, targets in graph.items():
+        for target in targets:
+            if folder_of(unit) != folder_of(target):
+                folders.setdefault(folder_of(unit), set()).add(folder_of(target))
+    for component in circles(folders):
+        problems.append("circle of includes between folders: " + " -> ".join(component + component[:1]))
     for problem in problems:
         print(problem)
     if problems:

@@ -1,16 +1,16 @@
-// Sockets per connection by library over kernel TCP (library_sockets, sim/link_capacities.h):
+// Sockets per connection by library over kernel TCP (library_sockets, sim/network/link_capacities.h):
 // NCCL's proxy or helper threads on its ring channels, one Gloo pair, and for BytePS one ps-lite
 // connection per worker node and server, on ZeroMQ I/O threads that bound each machine; each
 // socket or thread is one core's copy rate, 25 Gbit/s.
 #include <gtest/gtest.h>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/collectives/nccl/nccl_system.h"
-#include "sim/link_capacities.h"
-#include "sim/mechanisms.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/strategy.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/network/nccl/nccl_system.h"
+#include "sim/network/link_capacities.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/types/strategy.h"
 #include "tests/fixtures.h"
 
 namespace scalecast {

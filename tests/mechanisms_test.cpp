@@ -6,10 +6,10 @@
 #include <set>
 
 #include "fixtures.h"
-#include "sim/grouping.h"
-#include "sim/mechanisms.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
+#include "sim/schedules/grouping.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast {
 namespace {

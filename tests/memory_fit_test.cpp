@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "sim/memory_fit.h"
-#include "sim/run_setup.h"
-#include "sim/workload_builder.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast {
 namespace {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 #include "sim/collectives/nccl_model.h"
-#include "sim/collectives/nccl/nccl_system.h"
-#include "sim/collectives/nccl/nccl_tuning.h"
-#include "sim/nic_catalog.h"
+#include "sim/network/nccl/nccl_system.h"
+#include "sim/network/nccl/nccl_tuning.h"
+#include "sim/catalogs/nic_catalog.h"
 #include "sim/report/nccl_tests_table.h"
 
 namespace scalecast::collectives::nccl {

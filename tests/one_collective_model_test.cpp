@@ -7,12 +7,12 @@
 #include <string>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/nccl_model.h"
-#include "sim/prediction.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/schedule_builder.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/schedules/schedule_builder.h"
 
 namespace scalecast {
 namespace {

@@ -1,6 +1,6 @@
 // Output files: complete files appear under their name, together; a failure leaves none of them,
 // not even those written before it.
-#include "sim/output_files.h"
+#include "sim/io/output_files.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "sim/prediction_interval.h"
+#include "sim/prediction/prediction_interval.h"
 
 namespace scalecast {
 namespace {

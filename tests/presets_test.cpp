@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/compute_model.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/schedule_builder.h"
-#include "sim/steady_state.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/compute/compute_model.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/backends/steady_state.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

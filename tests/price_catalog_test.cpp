@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/csv.h"
-#include "sim/gpu_catalog.h"
-#include "sim/nic_catalog.h"
-#include "sim/price_catalog.h"
-#include "sim/units.h"
+#include "sim/io/csv.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/catalogs/nic_catalog.h"
+#include "sim/catalogs/price_catalog.h"
+#include "sim/io/units.h"
 
 namespace scalecast {
 namespace {

@@ -2,7 +2,7 @@
 // column) for truncated or malformed profiles.
 #include <gtest/gtest.h>
 
-#include "sim/profile_csv.h"
+#include "sim/formats/profile_csv.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

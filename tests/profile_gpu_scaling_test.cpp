@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "sim/compute_model.h"
-#include "sim/gpu_catalog.h"
-#include "sim/profile_csv.h"
-#include "sim/profile_gpu_scaling.h"
-#include "sim/profile_zoo_match.h"
-#include "sim/workload_builder.h"
+#include "sim/compute/compute_model.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/formats/profile_csv.h"
+#include "sim/compute/profile_gpu_scaling.h"
+#include "sim/compute/profile_zoo_match.h"
+#include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "fixtures.h"
-#include "sim/compute_model.h"
-#include "sim/gpu_catalog.h"
-#include "sim/profile_csv.h"
-#include "sim/workload_builder.h"
+#include "sim/compute/compute_model.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/formats/profile_csv.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast {
 namespace {

@@ -1,8 +1,8 @@
-// BytePS's partition keys and servers (sim/ps_keys.h): djb2 over the key's decimal digits, keys
+// BytePS's partition keys and servers (sim/schedules/ps_keys.h): djb2 over the key's decimal digits, keys
 // declared in the sorted order of the parameter names, partition i of key d at (d << 16) + i.
 #include <gtest/gtest.h>
 
-#include "sim/ps_keys.h"
+#include "sim/schedules/ps_keys.h"
 #include "tests/fixtures.h"
 
 namespace scalecast {

@@ -1,18 +1,18 @@
-// ps-lite's pull requests (sim/ps_connections.h): a worker's pull starts with a request sent over
+// ps-lite's pull requests (sim/schedules/ps_connections.h): a worker's pull starts with a request sent over
 // its one connection to the server, behind the pushes queued there; Gloo's executor has none.
 #include <gtest/gtest.h>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/mechanisms.h"
-#include "sim/ps_connections.h"
-#include "sim/strategy.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/schedules/ps_connections.h"
+#include "sim/types/strategy.h"
 #include "tests/fixtures.h"
 
 namespace scalecast {
 namespace {
 
 constexpr double kCore = 25 * units::kGbps;  // core_copy_bandwidth(): one ZeroMQ I/O thread
-constexpr double kCall = 20e-6, kLatency = 25e-6;  // kernel TCP's defaults (sim/cluster.cpp)
+constexpr double kCall = 20e-6, kLatency = 25e-6;  // kernel TCP's defaults (sim/types/cluster.cpp)
 
 // Two single-GPU worker nodes and one server; pushes A and B are queued at once, and A's pull
 // after A. Returns when each task ends.

@@ -4,9 +4,9 @@
 // defined, and the result is the same on one thread or several.
 #include <gtest/gtest.h>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/input_error.h"
-#include "sim/price_catalog.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
+#include "sim/catalogs/price_catalog.h"
 #include "sim/recommend/search.h"
 #include "tests/fixtures.h"
 

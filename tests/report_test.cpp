@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/prediction_report.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast {
 namespace {

@@ -1,6 +1,6 @@
 // A run's setup: the method's preset under the scenario's strategy settings, and the nodes a GPU
 // count takes.
-#include "sim/run_setup.h"
+#include "sim/scenario/run_setup.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "sim/scenario.h"
-#include "sim/units.h"
+#include "sim/scenario/scenario.h"
+#include "sim/io/units.h"
 
 namespace scalecast {
 namespace {

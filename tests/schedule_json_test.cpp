@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "fixtures.h"
-#include "sim/link_capacities.h"
-#include "sim/schedule_builder.h"
-#include "sim/schedule_json.h"
+#include "sim/network/link_capacities.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/formats/schedule_json.h"
 
 namespace scalecast {
 namespace {

@@ -6,17 +6,17 @@
 #include <map>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/analytical/comm_costs.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/backends/analytical/comm_costs.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/collectives/expansion.h"
 #include "sim/collectives/group_collectives.h"
-#include "sim/memory_fit.h"
-#include "sim/schedule_builder.h"
-#include "sim/schedule_json.h"
-#include "sim/wrap_units.h"
-#include "sim/steady_state.h"
-#include "sim/workload_builder.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/types/wrap_units.h"
+#include "sim/backends/steady_state.h"
+#include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {

@@ -7,10 +7,10 @@
 #include <set>
 #include <sstream>
 
-#include "sim/input_error.h"
-#include "sim/prediction_row_json.h"
-#include "sim/shard_part.h"
-#include "sim/work_share.h"
+#include "sim/io/input_error.h"
+#include "sim/report/prediction_row_json.h"
+#include "sim/io/shard_part.h"
+#include "sim/io/work_share.h"
 #include "tests/fixtures.h"
 
 namespace scalecast {

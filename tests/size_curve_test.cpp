@@ -7,9 +7,9 @@
 
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
-#include "sim/link_capacities.h"
-#include "sim/scenario.h"
-#include "sim/size_curve.h"
+#include "sim/network/link_capacities.h"
+#include "sim/scenario/scenario.h"
+#include "sim/types/size_curve.h"
 
 namespace scalecast {
 namespace {

@@ -2,8 +2,8 @@
 // product in a fixed order (first axis slowest), as predict --sweep and recommend expand them.
 #include <gtest/gtest.h>
 
-#include "sim/input_error.h"
-#include "sim/sweep.h"
+#include "sim/io/input_error.h"
+#include "sim/io/sweep.h"
 
 namespace scalecast {
 namespace {

@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/input_error.h"
-#include "sim/memory_fit.h"
-#include "sim/prediction.h"
-#include "sim/run_setup.h"
-#include "sim/sharding/tensor_parallel.h"
-#include "sim/workload_builder.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/schedules/sharding/tensor_parallel.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast {
 namespace {

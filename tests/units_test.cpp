@@ -2,7 +2,7 @@
 // such as "10Gbs" or a bare number where a unit is required.
 #include <gtest/gtest.h>
 
-#include "sim/units.h"
+#include "sim/io/units.h"
 
 namespace scalecast::units {
 namespace {

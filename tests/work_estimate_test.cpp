@@ -1,13 +1,13 @@
 // The size of a run, estimated before it is built: never below what the builder makes, and a
 // refusal with the figures where a run would exceed the limits.
-#include "sim/work_estimate.h"
+#include "sim/backends/work_estimate.h"
 
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/prediction.h"
-#include "sim/schedule_builder.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/prediction/prediction.h"
+#include "sim/schedules/schedule_builder.h"
 
 namespace scalecast {
 namespace {

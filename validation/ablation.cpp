@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/mechanisms.h"
+#include "sim/catalogs/mechanisms.h"
 #include "sim/report/text_table.h"
 #include "validation/summary.h"
 

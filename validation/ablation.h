@@ -1,4 +1,4 @@
-// The ablation: the validation run again with each switchable mechanism (sim/mechanisms.h) off
+// The ablation: the validation run again with each switchable mechanism (sim/catalogs/mechanisms.h) off
 // in turn, and per table the figures that show what each mechanism buys.
 #pragma once
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/text_table.h"
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 #include "validation/summary.h"
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "sim/prediction.h"
+#include "sim/prediction/prediction.h"
 
 namespace scalecast::validation {
 namespace {

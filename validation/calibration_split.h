@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "calibration/transport_fit.h"
-#include "sim/backend.h"
+#include "sim/backends/backend.h"
 #include "validation/cases.h"
 #include "validation/measurements.h"
 

@@ -6,11 +6,11 @@
 #include <yaml-cpp/yaml.h>
 
 
-#include "sim/run_setup.h"
-#include "sim/strategy.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/types/strategy.h"
+#include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 
 namespace scalecast::validation {

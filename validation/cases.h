@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.h"
-#include "sim/workload.h"
+#include "sim/scenario/scenario.h"
+#include "sim/types/workload.h"
 #include "validation/measurements.h"
 #include "validation/testbeds.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "sim/collectives/nccl_model.h"
-#include "sim/input_error.h"
-#include "sim/run_setup.h"
+#include "sim/io/input_error.h"
+#include "sim/scenario/run_setup.h"
 
 namespace scalecast::validation {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "calibration/readers/nccl_tests_output.h"
-#include "sim/collectives/nccl/nccl_collective.h"
-#include "sim/scenario.h"
+#include "sim/network/nccl/nccl_collective.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::validation {
 

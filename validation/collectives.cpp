@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fstream>
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "sim/report/text_table.h"
 #include "validation/data_error.h"
 

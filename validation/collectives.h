@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/collectives/collective_ops.h"
-#include "sim/scenario_override.h"
+#include "sim/io/scenario_override.h"
 #include "validation/collective_comparison.h"
 
 namespace scalecast::validation {

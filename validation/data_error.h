@@ -2,7 +2,7 @@
 // missing testbed): what() is one line naming the file and line; exit code 2.
 #pragma once
 
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 

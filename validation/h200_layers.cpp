@@ -8,12 +8,12 @@
 #include <map>
 #include <sstream>
 
-#include "sim/json_reader.h"
-#include "sim/profile_csv.h"
-#include "sim/profile_zoo_match.h"
+#include "sim/io/json_reader.h"
+#include "sim/formats/profile_csv.h"
+#include "sim/compute/profile_zoo_match.h"
 #include "sim/report/text_table.h"
-#include "sim/scenario.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_builder.h"
 #include "validation/data_error.h"
 
 namespace scalecast::validation {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/prediction_interval.h"
+#include "sim/prediction/prediction_interval.h"
 #include "validation/runner.h"
 
 namespace scalecast::validation {

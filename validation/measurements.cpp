@@ -6,7 +6,7 @@
 #include <charconv>
 #include <filesystem>
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 
 namespace scalecast::validation {

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/csv.h"
-#include "sim/gpu_catalog.h"
-#include "sim/units.h"
+#include "sim/io/csv.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/io/units.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::validation {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/memory_fit.h"
+#include "sim/memory/memory_fit.h"
 
 namespace scalecast::validation {
 

@@ -1,11 +1,11 @@
 // Writes the report folder: plots first (report.md says whether gnuplot drew them), then
-// report.md and rows.csv, written all or none (sim/output_files), so a failure leaves no partial file.
+// report.md and rows.csv, written all or none (sim/io/output_files), so a failure leaves no partial file.
 #include "validation/report.h"
 
 #include <filesystem>
 #include <stdexcept>
 
-#include "sim/output_files.h"
+#include "sim/io/output_files.h"
 #include "validation/plots.h"
 #include "validation/report_markdown.h"
 #include "validation/summary.h"

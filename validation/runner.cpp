@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
-#include "sim/backend_registry.h"
-#include "sim/prediction.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/prediction/prediction.h"
 #include "validation/data_error.h"
 #include "validation/shard_results.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/work_share.h"
+#include "sim/io/work_share.h"
 #include "validation/calibration_split.h"
 #include "validation/cases.h"
 #include "validation/collective_holdouts.h"

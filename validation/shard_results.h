@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/json_reader.h"
+#include "sim/io/json_reader.h"
 #include "validation/runner.h"
 
 namespace scalecast::validation {

@@ -10,13 +10,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/backend_registry.h"
-#include "sim/memory_fit.h"
-#include "sim/prediction.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/prediction/prediction.h"
 #include "sim/report/text_table.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/units.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/io/units.h"
 #include "validation/data_error.h"
 
 namespace scalecast::validation {

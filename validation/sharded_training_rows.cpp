@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <optional>
 
-#include "sim/csv.h"
-#include "sim/gpu_catalog.h"
-#include "sim/scenario.h"
+#include "sim/io/csv.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::validation {
 namespace {

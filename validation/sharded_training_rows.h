@@ -13,7 +13,7 @@ struct SourceNetwork {
   std::string source;
   std::string gpu_family;    // "a100", "h100", "h200": the catalog GPUs whose name starts with it
   std::string as_published;  // the rows' network column ("" where the source does not state it)
-  std::string nic;           // a catalog NIC (sim/nic_catalog.cpp)
+  std::string nic;           // a catalog NIC (sim/catalogs/nic_catalog.cpp)
   int nics = 0;
   int rate_gbps = 0;
   bool stated = false;       // false: an assumption

@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 #include <sstream>
 
-#include "sim/csv.h"
-#include "sim/gpu_catalog.h"
-#include "sim/prediction_interval.h"
+#include "sim/io/csv.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/prediction/prediction_interval.h"
 #include "sim/report/text_table.h"
-#include "sim/scenario.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::validation {

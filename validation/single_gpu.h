@@ -31,7 +31,7 @@ struct SingleGpuValidation {
   // "precision" "fp16", "family" "resnet", "gpus" "1 GPU"), with their count.
   std::map<std::string, std::pair<double, int>> by(const std::string& what) const;
   // Root-mean-square of log(published / predicted) over the expressible rows: the compute
-  // model's spread (sim/prediction_interval.h, kComputeModelLogRms).
+  // model's spread (sim/prediction/prediction_interval.h, kComputeModelLogRms).
   double log_rms() const;
   // Share of the expressible rows whose published throughput lies inside the interval `predict
   // --interval level_pct` would give them (zero-shot spreads widened by the compute model's).

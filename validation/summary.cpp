@@ -8,7 +8,7 @@
 #include "calibration/calibrated_cluster.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 #include "validation/interval_coverage.h"
 

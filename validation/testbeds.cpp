@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 
 namespace scalecast::validation {

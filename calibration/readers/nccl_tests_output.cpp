@@ -12,11 +12,11 @@
 #include <set>
 #include <sstream>
 
-#include "sim/input_error.h"
-#include "sim/input_text.h"
-#include "sim/ranges.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
+#include "sim/io/input_error.h"
+#include "sim/io/input_text.h"
+#include "sim/io/ranges.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::calibration {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "calibration/collective_sample.h"
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 
 namespace scalecast::calibration {
 

@@ -3,8 +3,8 @@
 #include "calibration/readers/sweep_csv.h"
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/csv.h"
-#include "sim/ranges.h"
+#include "sim/io/csv.h"
+#include "sim/io/ranges.h"
 
 namespace scalecast::calibration {
 

@@ -2,7 +2,7 @@
 // GPUs, and the span from the last rank's start to the last rank's end.
 #include "calibration/readers/timeline_samples.h"
 
-#include "sim/timeline_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast::calibration {
 

@@ -9,8 +9,8 @@
 
 #include "calibration/calibrated_cluster.h"
 #include "calibration/measurement_files.h"
-#include "sim/input_error.h"
-#include "sim/units.h"
+#include "sim/io/input_error.h"
+#include "sim/io/units.h"
 
 namespace scalecast::calibration {
 namespace {

@@ -9,7 +9,7 @@
 #include "calibration/measurement_files.h"
 #include "calibration/readers/nccl_tests_output.h"
 #include "calibration/readers/sweep_csv.h"
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::calibration {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "calibration/measurement_files.h"
 #include "calibration/transport_fit.h"
-#include "sim/cluster.h"
-#include "sim/units.h"
+#include "sim/types/cluster.h"
+#include "sim/io/units.h"
 
 namespace scalecast::calibration {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/json_text.h"
-#include "sim/schedule_json.h"
-#include "sim/simgrid/replay.h"
+#include "sim/io/json_text.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/backends/simgrid/replay.h"
 
 int main(int argc, char** argv) {
   using namespace scalecast;

@@ -5,9 +5,9 @@
 
 #include "executor/rank_plan.h"
 #include "process_util.h"
-#include "sim/analytical/analytical_backend.h"
-#include "sim/schedule_json.h"
-#include "sim/timeline_json.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/formats/schedule_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast::executor {
 namespace {

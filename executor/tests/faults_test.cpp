@@ -8,7 +8,7 @@
 
 #include "executor/local_launcher.h"
 #include "executor/store.h"
-#include "sim/schedule_json.h"
+#include "sim/formats/schedule_json.h"
 #include "process_util.h"
 
 namespace scalecast::executor {

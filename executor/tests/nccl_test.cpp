@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "process_util.h"
-#include "sim/timeline_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast::executor {
 namespace {

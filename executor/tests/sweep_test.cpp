@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "executor/sweep.h"
-#include "sim/units.h"
+#include "sim/io/units.h"
 
 namespace scalecast::executor {
 namespace {

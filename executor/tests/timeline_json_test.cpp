@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/timeline_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "executor/rank_plan.h"
 #include "executor/rank_runner.h"
-#include "sim/prediction.h"
-#include "sim/scenario.h"
-#include "sim/workload_builder.h"
+#include "sim/prediction/prediction.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast::executor {
 namespace {

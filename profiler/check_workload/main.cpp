@@ -16,7 +16,7 @@
 #include "profiler/check_workload/network.h"
 #include "profiler/mean_std.h"
 #include "profiler/profile_csv.h"
-#include "sim/output_files.h"
+#include "sim/io/output_files.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The profile CSV: the exact documented layout, and a round trip through the simulator's own
-// reader (sim/profile_csv.h) that is exact to 1 ns; names that cannot be CSV fields are refused.
+// reader (sim/formats/profile_csv.h) that is exact to 1 ns; names that cannot be CSV fields are refused.
 #include "profiler/profile_csv.h"
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/profile_csv.h"
+#include "sim/formats/profile_csv.h"
 
 namespace scalecast::profiler {
 namespace {

@@ -13,7 +13,7 @@
 #include "profiler/profile_csv.h"
 #include "profiler/torch_events.h"
 #include "profiler/torch_import.h"
-#include "sim/profile_csv.h"
+#include "sim/formats/profile_csv.h"
 
 namespace scalecast::profiler {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 
 namespace scalecast::collectives {
 

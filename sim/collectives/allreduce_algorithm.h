@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/collectives/transfers.h"
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 
 namespace scalecast::collectives {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "sim/collectives/algorithm_choice.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 
 namespace scalecast::collectives {

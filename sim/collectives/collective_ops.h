@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 #include "sim/types/collective_op.h"
 
 namespace scalecast::collectives {

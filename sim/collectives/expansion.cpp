@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/collectives/group_collectives.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/node_ring.h"
 #include "sim/collectives/pipelined_chain.h"
 

@@ -5,7 +5,7 @@
 
 #include "sim/collectives/transfers.h"
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/schedule.h"
+#include "sim/types/schedule.h"
 
 namespace scalecast::collectives {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/collective_ops.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/node_ring.h"
 
 namespace scalecast::collectives {

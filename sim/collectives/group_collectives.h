@@ -5,8 +5,8 @@
 #include <string>
 
 #include "sim/collectives/transfers.h"
-#include "sim/link_capacities.h"
-#include "sim/schedule.h"
+#include "sim/network/link_capacities.h"
+#include "sim/types/schedule.h"
 
 namespace scalecast::collectives {
 

@@ -1,9 +1,9 @@
 // NCCL's own all-reduce: the algorithm, protocol and channels its tuning picks at each size, timed
-// by the run's NCCL model (sim/collectives/nccl/), the one `scalecast collective` uses.
+// by the run's NCCL model (sim/network/nccl/), the one `scalecast collective` uses.
 #include <stdexcept>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/network/nccl/nccl_collective.h"
 
 namespace scalecast::collectives {
 

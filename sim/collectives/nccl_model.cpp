@@ -2,8 +2,8 @@
 // strategy's library and aggregation as a plain NCCL all-reduce run has them.
 #include "sim/collectives/nccl_model.h"
 
-#include "sim/link_capacities.h"
-#include "sim/strategy.h"
+#include "sim/network/link_capacities.h"
+#include "sim/types/strategy.h"
 
 namespace scalecast::collectives::nccl {
 

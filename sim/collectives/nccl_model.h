@@ -2,8 +2,8 @@
 // one-off questions (scalecast collective, its comparison with nccl-tests, tests).
 #pragma once
 
-#include "sim/cluster.h"
-#include "sim/collectives/nccl/nccl_collective.h"
+#include "sim/types/cluster.h"
+#include "sim/network/nccl/nccl_collective.h"
 #include "sim/types/nccl_settings.h"
 
 namespace scalecast::collectives::nccl {

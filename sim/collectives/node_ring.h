@@ -5,7 +5,7 @@
 #pragma once
 
 #include "sim/collectives/transfers.h"
-#include "sim/link_capacities.h"
+#include "sim/network/link_capacities.h"
 
 namespace scalecast::collectives {
 

@@ -2,7 +2,7 @@
 // GPU's measured matmul rate with tile and wave quantization, streaming kernels at bandwidth.
 #pragma once
 
-#include "sim/workload.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::compute {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/price_catalog.h"
-#include "sim/search_space.h"
+#include "sim/catalogs/price_catalog.h"
+#include "sim/scenario/search_space.h"
 
 namespace scalecast::recommend {
 

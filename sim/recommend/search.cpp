@@ -15,10 +15,10 @@
 #include <sstream>
 #include <thread>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/input_error.h"
-#include "sim/run_setup.h"
-#include "sim/strategy.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/types/strategy.h"
 
 namespace scalecast::recommend {
 namespace {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/prediction.h"
+#include "sim/prediction/prediction.h"
 #include "sim/recommend/pricing.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace scalecast::recommend {
 

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/json_text.h"
+#include "sim/io/json_text.h"
 
 namespace scalecast {
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "sim/schedule.h"
-#include "sim/timeline.h"
+#include "sim/types/schedule.h"
+#include "sim/types/timeline.h"
 
 namespace scalecast {
 

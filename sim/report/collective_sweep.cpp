@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/collectives/nccl_model.h"
-#include "sim/json_text.h"
+#include "sim/io/json_text.h"
 #include "sim/report/csv_field.h"
 
 namespace scalecast {

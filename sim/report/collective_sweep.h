@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/types/nccl_settings.h"
 #include "sim/report/nccl_tests_table.h"

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "sim/run_program.h"
+#include "sim/io/run_program.h"
 
 namespace scalecast {
 

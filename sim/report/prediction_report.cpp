@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/json_text.h"
+#include "sim/io/json_text.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/prediction.h"
+#include "sim/prediction/prediction.h"
 
 namespace scalecast {
 

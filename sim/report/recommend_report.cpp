@@ -8,7 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "sim/json_text.h"
+#include "sim/io/json_text.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/gnuplot.h"
 #include "sim/report/prediction_report.h"

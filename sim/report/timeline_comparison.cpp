@@ -2,8 +2,8 @@
 // timed from end to end, and a task from its last start to its last end over the ranks.
 #include "sim/report/timeline_comparison.h"
 
-#include "sim/input_text.h"
-#include "sim/timeline.h"
+#include "sim/io/input_text.h"
+#include "sim/types/timeline.h"
 
 namespace scalecast {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/timeline_json.h"
+#include "sim/formats/timeline_json.h"
 
 namespace scalecast {
 

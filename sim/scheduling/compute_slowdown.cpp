@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "sim/collectives/nccl/nccl_system.h"
-#include "sim/gpu_catalog.h"
+#include "sim/network/nccl/nccl_system.h"
+#include "sim/catalogs/gpu_catalog.h"
 
 namespace scalecast::scheduling {
 

@@ -2,8 +2,8 @@
 // work left as that rate changes. Both backends time the compute stream with it.
 #pragma once
 
-#include "sim/cluster.h"
-#include "sim/strategy.h"
+#include "sim/types/cluster.h"
+#include "sim/types/strategy.h"
 
 namespace scalecast::scheduling {
 

@@ -9,7 +9,7 @@
 
 #include <boost/container/small_vector.hpp>
 
-#include "sim/schedule.h"
+#include "sim/types/schedule.h"
 
 namespace scalecast::scheduling {
 

@@ -2,7 +2,7 @@
 // them and fills in Workload::model and Workload::sample_unit.
 #pragma once
 
-#include "sim/workload.h"
+#include "sim/types/workload.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::zoo {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/workload.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::zoo {
 

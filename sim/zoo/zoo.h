@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/workload.h"
+#include "sim/types/workload.h"
 
 namespace scalecast::zoo {
 

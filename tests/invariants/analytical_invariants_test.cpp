@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/analytical/analytical_backend.h"
-#include "sim/link_capacities.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
+#include "sim/backends/analytical/analytical_backend.h"
+#include "sim/network/link_capacities.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
 #include "sim/scheduling/compute_slowdown.h"
-#include "sim/steady_state.h"
-#include "sim/workload_builder.h"
+#include "sim/backends/steady_state.h"
+#include "sim/scenario/workload_builder.h"
 #include "tests/invariants/generated_scenario.h"
 
 namespace scalecast::invariants {

@@ -12,17 +12,17 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/collectives/nccl_model.h"
-#include "sim/gpu_catalog.h"
-#include "sim/link_capacities.h"
-#include "sim/nic_catalog.h"
-#include "sim/run_setup.h"
-#include "sim/scenario.h"
-#include "sim/units.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/network/link_capacities.h"
+#include "sim/catalogs/nic_catalog.h"
+#include "sim/scenario/run_setup.h"
+#include "sim/scenario/scenario.h"
+#include "sim/io/units.h"
 #include "tests/invariants/generated_scenario.h"
 
 namespace scalecast::invariants {

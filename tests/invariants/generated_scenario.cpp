@@ -11,10 +11,10 @@
 #include <map>
 #include <sstream>
 
-#include "sim/cluster.h"
+#include "sim/types/cluster.h"
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/gpu_catalog.h"
-#include "sim/strategy.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/types/strategy.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::invariants {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/prediction.h"
+#include "sim/prediction/prediction.h"
 
 namespace scalecast::invariants {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/ps_connections.h"
-#include "sim/schedule_builder.h"
-#include "sim/steady_state.h"
+#include "sim/schedules/ps_connections.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/backends/steady_state.h"
 #include "tests/simgrid/helpers.h"
 
 namespace scalecast {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/compute_model.h"
-#include "sim/prediction.h"
-#include "sim/steady_state.h"
-#include "sim/work_estimate.h"
+#include "sim/compute/compute_model.h"
+#include "sim/prediction/prediction.h"
+#include "sim/backends/steady_state.h"
+#include "sim/backends/work_estimate.h"
 #include "sim/zoo/zoo.h"
 #include "tests/simgrid/helpers.h"
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/simgrid/replay_backend.h"
-#include "sim/units.h"
+#include "sim/backends/simgrid/replay_backend.h"
+#include "sim/io/units.h"
 
 namespace scalecast::simgrid_testing {
 

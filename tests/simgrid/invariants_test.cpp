@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/analytical/analytical_backend.h"
+#include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/allreduce_algorithm.h"
-#include "sim/scenario.h"
-#include "sim/simgrid/replay_backend.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/scenario.h"
+#include "sim/backends/simgrid/replay_backend.h"
+#include "sim/scenario/workload_builder.h"
 #include "tests/invariants/generated_scenario.h"
 
 namespace scalecast::invariants {

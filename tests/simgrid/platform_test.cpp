@@ -11,10 +11,10 @@
 #include <simgrid/s4u/Link.hpp>
 #include <string>
 
-#include "sim/backend_registry.h"
-#include "sim/simgrid/isolated_run.h"
-#include "sim/simgrid/platform_builder.h"
-#include "sim/simgrid/register.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/backends/simgrid/isolated_run.h"
+#include "sim/backends/simgrid/platform_builder.h"
+#include "sim/backends/simgrid/register.h"
 #include "tests/simgrid/helpers.h"
 
 namespace scalecast {

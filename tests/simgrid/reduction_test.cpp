@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/schedule_builder.h"
-#include "sim/simgrid/flow_graph.h"
-#include "sim/steady_state.h"
+#include "sim/schedules/schedule_builder.h"
+#include "sim/backends/simgrid/flow_graph.h"
+#include "sim/backends/steady_state.h"
 #include "tests/simgrid/helpers.h"
 
 namespace scalecast {

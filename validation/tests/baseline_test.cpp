@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 #include "validation/summary.h"
 #include "validation/tests/two_row_result.h"

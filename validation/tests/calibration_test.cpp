@@ -6,9 +6,9 @@
 
 #include "calibration/levenberg_marquardt.h"
 #include "calibration/transport_fit.h"
-#include "sim/prediction.h"
-#include "sim/backend_registry.h"
-#include "sim/units.h"
+#include "sim/prediction/prediction.h"
+#include "sim/backends/backend_registry.h"
+#include "sim/io/units.h"
 #include "validation/calibration_split.h"
 #include "validation/testbeds.h"
 

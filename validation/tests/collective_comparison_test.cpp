@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/collectives/nccl_model.h"
-#include "sim/run_setup.h"
+#include "sim/scenario/run_setup.h"
 
 namespace scalecast::validation {
 namespace {

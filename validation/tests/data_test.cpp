@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "validation/cases.h"
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 #include "validation/data_error.h"
 #include "validation/measurements.h"
 #include "validation/testbeds.h"

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/scenario.h"
-#include "sim/workload_builder.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_builder.h"
 
 namespace scalecast::validation {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 
 namespace scalecast::validation {
 namespace {

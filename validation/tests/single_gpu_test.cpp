@@ -2,7 +2,7 @@
 // `gpt:`/`llama:`), rows that cannot be expressed say why, and the shipped table is predicted.
 #include "validation/single_gpu.h"
 
-#include "sim/prediction_interval.h"
+#include "sim/prediction/prediction_interval.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,201 @@
+// Per-layer times by kind of work: products (conv, linear, attention) by shape at the GPU's
+// measured matmul rate, fused attention at its kernels' share of peak, the rest at bandwidth.
+#include "sim/compute/compute_model.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "sim/compute/kernel_times.h"
+#include "sim/compute/streaming_traffic.h"
+#include "sim/zoo/layers.h"
+
+namespace scalecast {
+
+namespace {
+
+using compute::KernelRates;
+using compute::Product;
+
+// Layer byte counts are recorded at 4 bytes per activation (sim/zoo/layers.h); half-width runs
+// (fp16, bf16, fp8's bf16 tensors) keep them in 2.
+double activation_scale(Precision p) { return half_width(p) ? 0.5 : 1.0; }
+
+// fp8 (Transformer Engine, torchao float8) runs the Linear layers' products in fp8; convolutions
+// and attention stay in bf16.
+Precision product_precision(const Layer& layer, Precision p) {
+  return p == Precision::fp8 && layer.kind != "linear" ? Precision::bf16 : p;
+}
+
+double element_bytes(Precision p) {
+  if (p == Precision::fp8) return 1;
+  return half_width(p) ? 2 : 4;
+}
+
+KernelRates rates_for(const GpuSpec& gpu, const ComputeModelParams& params, Precision p) {
+  const double efficiency =
+      params.compute_efficiency > 0 ? params.compute_efficiency : gpu.measured_matmul_efficiency(p);
+  return {.matmul_flops = gpu.peak_flops(p) * efficiency,
+          .bandwidth = gpu.memory_bandwidth * params.memory_efficiency,
+          .vector_flops = gpu.fp32_flops,
+          .sms = gpu.sms,
+          .launch_s = params.kernel_overhead_s};
+}
+
+// One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
+// (half under a causal mask, whose blocks it skips) forward; backward recomputes the scores, five
+// products in all (2.5 x), reading Q, K, V, O and dO and writing dQ, dK, dV (Dao, FlashAttention-2,
+// 2023, section 3.1.2).
+void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
+                          const ComputeModelParams& params) {
+  const MatmulShape& s = scores.matmul;  // m = n = sequence, k = head size, count = heads
+  const double batch = w.batch_per_gpu;
+  const double mask = w.causal_attention ? 0.5 : 1.0;
+  const double forward_flops = 4 * s.m * s.n * s.k * s.count * batch * mask;
+  const Precision p = product_precision(scores, params.precision);
+  const double rate = gpu.peak_flops(p) * fused_attention_efficiency(gpu.compute_capability);
+  const double tokens_bytes = s.m * s.k * s.count * batch * element_bytes(p);
+  const double bandwidth = gpu.memory_bandwidth * params.memory_efficiency;
+  scores.forward_s = std::max(forward_flops / rate, 4 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
+  scores.backward_s = std::max(2.5 * forward_flops / rate, 8 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
+}
+
+// A layer's input and output bytes for a batch at `element_bytes` per activation.
+std::pair<double, double> input_output_bytes(const Layer& layer, double batch, double element_bytes) {
+  return {zoo::input_elements(layer) * element_bytes * batch,
+          static_cast<double>(layer.output_elements) * element_bytes * batch};
+}
+
+// Tensor cores need NHWC operands: on a GPU that has them, a convolution at a tensor-core
+// precision over channels-first tensors pays cuDNN's layout transposes.
+bool transposes_layout(const Layer& layer, const GpuSpec& gpu, Precision p, const ComputeModelParams& params) {
+  return layer.kind == "conv" && !params.channels_last && p != Precision::fp32 && gpu.compute_capability >= 70;
+}
+
+void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+  const Precision p = product_precision(layer, params.precision);
+  const KernelRates rates = rates_for(gpu, params, p);
+  const double bytes = element_bytes(p);
+  layer.forward_s = compute::product_s(compute::forward_product(layer.matmul, batch), bytes, rates);
+  layer.backward_s = compute::product_s(compute::input_gradient_product(layer.matmul, batch), bytes, rates) +
+                     compute::product_s(compute::weight_gradient_product(layer.matmul, batch), bytes, rates);
+  if (transposes_layout(layer, gpu, p, params)) {
+    const auto [in, out] = input_output_bytes(layer, batch, bytes);
+    const compute::Traffic t = compute::nchw_transposes(in, out);
+    layer.forward_s += t.forward / rates.bandwidth + compute::kNchwTransposesForward * rates.launch_s;
+    layer.backward_s += t.backward / rates.bandwidth + compute::kNchwTransposesBackward * rates.launch_s;
+  }
+}
+
+// Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
+// loss: their activations at the run's width (the loss's in fp32) as each kind's kernels move them,
+// eager modules op by op (compute/streaming_traffic.h), and their parameters at the gradients'
+// width, read once forward and twice backward (the weight gradient written too).
+void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+  const KernelRates rates = rates_for(gpu, params, params.precision);
+  const double weight_bytes = static_cast<double>(layer.grad_bytes());
+  const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
+  const double activation_bytes = zoo::kActivationBytes * width;
+  const auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
+  const compute::Traffic t = params.eager_modules
+                                 ? compute::eager_module_traffic(layer.kind, in, out, activation_bytes)
+                                 : compute::streaming_traffic(layer.kind, in, out, activation_bytes);
+  const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
+  layer.forward_s = compute::streaming_s(t.forward + weight_bytes, flops, rates);
+  layer.backward_s = compute::streaming_s(t.backward + 2 * weight_bytes, flops, rates);
+}
+
+// Bytes read and written per parameter by one optimizer step in fp32: SGD with momentum reads
+// weight, gradient and momentum and writes weight and momentum (5 x 4 B); Adam also reads and
+// writes the second moment (7 x 4 B).
+double optimizer_bytes_per_parameter(const std::string& optimizer) {
+  if (optimizer == "sgd") return 20;
+  if (optimizer == "adam") return 28;
+  throw std::invalid_argument("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
+}
+
+// The layers whose forward runs again before their backward. Full: the checkpointed blocks; the
+// embeddings, the output head and the loss stay outside them. Selective: the attention core, from
+// the scores product (Q K^T) to the context product (P V), both included; with fused attention
+// that is the one flash kernel, timed on the scores layer.
+std::vector<bool> recomputed(const Workload& workload, Checkpointing mode) {
+  std::vector<bool> again(workload.layers.size(), false);
+  bool in_core = false;
+  for (std::size_t i = 0; i < workload.layers.size(); ++i) {
+    const Layer& layer = workload.layers[i];
+    if (mode == Checkpointing::full) {
+      again[i] = layer.kind != "embedding" && layer.name != "lm_head" && layer.kind != "cross_entropy";
+    } else if (mode == Checkpointing::selective) {
+      if (layer.kind == "attention" && layer.name.ends_with("scores")) in_core = true;
+      again[i] = in_core;
+      if (layer.kind == "attention" && layer.name.ends_with("context")) in_core = false;
+    }
+  }
+  return again;
+}
+
+}  // namespace
+
+double fused_attention_efficiency(int compute_capability) {
+  // FlashAttention-2 (Dao 2023): forward and backward at 50-73% of an A100's peak, the training
+  // end to end at 72%; on Hopper it "achieves only 35% utilization" (Shah et al., FlashAttention-3,
+  // 2024). Older and newer architectures have no measurement here: Hopper's share is taken.
+  return compute_capability == 80 || compute_capability == 86 ? 0.60 : 0.35;
+}
+
+void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {
+  const double batch = workload.batch_per_gpu;
+  bool in_fused_attention = false;
+  for (Layer& layer : workload.layers) {
+    const bool scores = layer.kind == "attention" && layer.name.ends_with("scores");
+    if (params.fused_attention && scores) {
+      time_fused_attention(layer, workload, gpu, params);
+      in_fused_attention = true;
+    } else if (in_fused_attention) {
+      // Softmax, dropout and the context product run inside the fused kernel.
+      layer.forward_s = layer.backward_s = 0;
+      if (layer.kind == "attention") in_fused_attention = false;
+    } else if (layer.matmul.m > 0) {
+      time_product_layer(layer, batch, gpu, params);
+    } else {
+      time_streaming_layer(layer, batch, gpu, params);
+    }
+  }
+  const std::vector<bool> again = recomputed(workload, params.activation_checkpointing);
+  for (std::size_t i = 0; i < again.size(); ++i)
+    if (again[i]) workload.layers[i].backward_s += workload.layers[i].forward_s;
+  workload.optimizer_s = optimizer_step_s(workload, gpu, params);
+}
+
+double recompute_s(const Workload& workload, Checkpointing mode) {
+  const std::vector<bool> again = recomputed(workload, mode);
+  double seconds = 0;
+  for (std::size_t i = 0; i < again.size(); ++i)
+    if (again[i]) seconds += workload.layers[i].forward_s;
+  return seconds;
+}
+
+double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
+                        const ComputeModelParams& params) {
+  const double memory_rate = gpu.memory_bandwidth * params.memory_efficiency;
+  return static_cast<double>(workload.parameters()) *
+             optimizer_bytes_per_parameter(params.optimizer) / memory_rate +
+         params.kernel_overhead_s;
+}
+
+double scale_to_throughput(Workload& workload, double samples_per_s) {
+  if (samples_per_s <= 0) throw std::invalid_argument("single-GPU throughput must be positive");
+  const double current = workload.compute_s();
+  if (current <= 0) throw std::invalid_argument("workload has no compute time to scale");
+  const double target = workload.samples_per_step() / samples_per_s;
+  const double factor = target / current;
+  for (Layer& layer : workload.layers) {
+    layer.forward_s *= factor;
+    layer.backward_s *= factor;
+  }
+  workload.optimizer_s *= factor;
+  return factor;
+}
+
+}  // namespace scalecast

@@ -1,0 +1,54 @@
+// The compute model: per-layer forward and backward times on a GPU by kind of work (matrix
+// products, fused attention, streaming kernels), optionally scaled to a measured throughput.
+#pragma once
+
+#include <string>
+
+#include "sim/types/checkpointing.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/types/workload.h"
+
+namespace scalecast {
+
+// The share of HBM bandwidth a streaming kernel reaches: STREAM-style device copies measure about
+// 90% of the data sheet's figure on A100 and H100 parts (docs/MODEL.md, "Compute").
+inline constexpr double kStreamingEfficiency = 0.90;
+
+struct ComputeModelParams {
+  double compute_efficiency = 0;     // share of peak FLOP/s products reach (0: the GPU's measured)
+  double memory_efficiency = kStreamingEfficiency;  // share of memory bandwidth streaming reaches
+  double kernel_overhead_s = 6e-6;   // launch and scheduling gap per layer and pass
+  Precision precision = Precision::fp32;
+  std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
+  bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
+  bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
+  // RMSNorm and rotary embeddings as PyTorch modules written op by op (true) or as one fused
+  // kernel each (Transformer Engine, Apex, Liger, torch.compile); compute/streaming_traffic.h.
+  bool eager_modules = true;
+  // What runs its forward again in its backward: the blocks (full) or their attention cores.
+  Checkpointing activation_checkpointing = Checkpointing::none;
+};
+
+// Fills forward_s, backward_s of every layer and optimizer_s for workload.batch_per_gpu.
+void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
+
+// The forward seconds per micro-batch that a checkpointing mode runs again in the backward pass,
+// from the layers' forward times (full: every layer but the embeddings, the output head and the
+// loss; selective: each attention core, from its scores product to its context product).
+double recompute_s(const Workload& workload, Checkpointing mode);
+
+// The share of peak a fused (flash) attention kernel reaches, forward and backward together, on
+// a GPU of this compute capability (docs/MODEL.md names the measurements).
+double fused_attention_efficiency(int compute_capability);
+
+// The optimizer step's time on a GPU: the bytes it touches per parameter (params.optimizer) at
+// the achievable memory bandwidth, plus one launch gap.
+double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
+                        const ComputeModelParams& params);
+
+// Scales every compute time by one factor so that one GPU's samples per optimizer step over its
+// compute (every micro-batch's forward and backward, and the optimizer) equals the measured
+// single-GPU throughput (samples/s). Returns the factor applied.
+double scale_to_throughput(Workload& workload, double samples_per_s);
+
+}  // namespace scalecast

@@ -1,0 +1,115 @@
+// What each link of a sized cluster carries, worked out once from its description: the one value
+// that collective costs, both simulators, the executor's predictions and calibration read.
+#pragma once
+
+#include <memory>
+
+#include "sim/types/cluster.h"
+#include "sim/types/strategy.h"
+
+namespace scalecast {
+
+namespace collectives::nccl {
+class NcclModel;
+struct NetworkRates;
+}
+
+// A class of links for the alpha-beta model: latency per message step, bytes/s per direction
+// (for transfers of the size it was asked for).
+struct LinkClass {
+  double latency_s = 0;
+  double bandwidth = 0;
+};
+
+// The size the bulk rate is defined at: transfers large enough that their size no longer matters.
+inline constexpr double kBulkBytes = 1e300;
+
+struct LinkCapacities {
+  int nodes = 1;
+  int gpus_per_node = 1;
+
+  // Inside a node.
+  double fabric_bandwidth = 0;   // B/s per GPU and direction that collectives reach
+  double fabric_latency_s = 0;   // per hop
+  double bridge_bandwidth = 0;   // B/s of a host bridge every intra-node transfer crosses (0: none)
+
+  // A node's path to the network, each direction: the NICs its GPUs of the run use (rails), each
+  // line rate x efficiency (payload share of the wire).
+  int nics = 1;
+  double nic_payload = 0;        // B/s of all of them
+  double network_latency_s = 0;  // one-way, node to node
+  // B/s that one transfer between nodes can reach on its own, whatever the NIC: its connection's
+  // sockets x the per-stream rate (where the transport has one; not for ps-lite, below) and host
+  // staging where the NIC cannot read GPU memory (0: no such cap). A server's transfers start in
+  // host memory: no staging.
+  double gpu_transfer_cap = 0;
+  double server_transfer_cap = 0;
+  double staging_bandwidth = 0;  // B/s of a transfer through host memory (0: GPUDirect)
+  // BytePS's ps-lite over kernel TCP: B/s that the ZeroMQ I/O threads of a worker node's
+  // processes, and of one server, move in both directions together (0: no such limit).
+  double ps_worker_io = 0;
+  double ps_server_io = 0;
+  // B/s of a copy between a GPU and pinned host memory over its PCIe link (0: the GPU is not in
+  // the catalog); what a framework that stages gradients through the host pays.
+  double host_copy_bandwidth = 0;
+  double call_overhead_s = 0;    // the transport's software cost per collective or request
+                                 // across nodes (0 inside one node)
+  SizeCurve size_curve;          // share of the network's rates a transfer of a size reaches
+
+  // Leaf-spine: a leaf's uplink, in payload B/s (0 under a single switch, or with one leaf).
+  double leaf_uplink = 0;
+  int nodes_per_leaf = 0;
+
+  // Dedicated parameter servers: their NIC's payload B/s, and where they sit.
+  double server_nic_payload = 0;
+  Placement placement = Placement::dedicated;
+
+  // The library that runs the run's collectives, and where it is NCCL on a catalog GPU, NCCL's
+  // model of them on these links, built once (null otherwise: the registry's closed forms).
+  CollectiveLibrary library = CollectiveLibrary::nccl;
+  std::shared_ptr<const collectives::nccl::NcclModel> nccl;
+  // NCCL's model of one node's GPUs on their own, where a strategy runs collectives inside each
+  // node of a larger run (sharded data parallel's hybrid shard); null otherwise.
+  std::shared_ptr<const collectives::nccl::NcclModel> node_nccl;
+
+  int gpus() const { return nodes * gpus_per_node; }
+  // One transfer between nodes of `bytes`, alone on the NICs: capped by the NIC, by the transfer
+  // cap, and by the size curve.
+  double transfer_bandwidth(bool gpu_end, double bytes = kBulkBytes) const;
+  // One transfer through a dedicated server's NIC, alone: its NIC and the (unstaged) cap.
+  double server_transfer_bandwidth(double bytes = kBulkBytes) const;
+  LinkClass fabric_link() const { return {fabric_latency_s, fabric_bandwidth}; }
+  // GPU to GPU across nodes: the transfer also crosses the GPU's fabric link to the NIC.
+  LinkClass network_link(double bytes = kBulkBytes) const;
+  // B/s each node gets for transfers of `bytes` when every node of its leaf sends across the
+  // spine at once (the network link's bandwidth where nothing is oversubscribed).
+  double spine_share(double bytes = kBulkBytes) const;
+};
+
+// Sockets (each copied by one host core) that one connection between two machines spreads over,
+// as the library that moves the run's bytes opens them: the scenario's network.streams where it
+// sets them; else NCCL's helper threads or proxy threads on its ring channels (copying_cores,
+// sim/network/nccl/); one for a Gloo pair; one for BytePS's ps-lite connection between a
+// worker node and a server. Sources in link_capacities.cpp.
+double library_sockets(const Cluster& cluster, const Strategy& strategy);
+
+// The links of `cluster` as a run of `strategy` uses them (its library decides the per-transfer
+// caps over kernel TCP), with NCCL's model of its collectives where NCCL runs them. Throws
+// std::invalid_argument for a cluster whose links could carry nothing (a rate or an efficiency
+// that is not positive and finite).
+LinkCapacities link_capacities(const Cluster& cluster, const Strategy& strategy);
+
+// The network's rates NCCL's model takes from these capacities.
+collectives::nccl::NetworkRates network_rates(const LinkCapacities& l);
+
+// Time a collective task spends in the framework outside the transfers, the same in every
+// backend: the strategy's cost per call and, where it stages the tensor through host memory
+// (Strategy::host_staged), the copy to the host before and back after. Throws
+// std::invalid_argument where staging is asked of a GPU without a known PCIe rate.
+double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes);
+
+// Software cost of one push or pull request, the same in every backend: the PS client's call
+// overhead on the transport and the framework's per message.
+double ps_request_overhead_s(const LinkCapacities& l, const Strategy& s);
+
+}  // namespace scalecast

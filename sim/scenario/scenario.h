@@ -1,0 +1,113 @@
+// A what-if scenario file (YAML): model, GPU, cluster, strategy settings, methods and GPU counts.
+// Loading validates every key strictly; an error names file:line, the key and what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/types/checkpointing.h"
+#include "sim/types/cluster.h"
+#include "sim/types/nccl_settings.h"
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/catalogs/mechanisms.h"
+#include "sim/io/scenario_override.h"
+#include "sim/scenario/search_space.h"
+#include "sim/types/strategy.h"
+#include "sim/zoo/zoo.h"
+#include "sim/io/input_error.h"
+
+namespace scalecast {
+
+// A bad scenario: what() is one line "FILE:LINE: KEY: expected WHAT, got VALUE".
+class ScenarioError : public SourceError {
+ public:
+  using SourceError::SourceError;
+};
+
+// The values model.memory_format and model.kernels take (the validation tables' columns too).
+inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
+inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
+
+struct ModelSettings {
+  std::string name;             // zoo model (or the profile's model name)
+  std::string profile;          // profile CSV path, resolved against the scenario's folder
+  int batch_per_gpu = 1;        // the micro-batch: what one forward and backward pass takes
+  int accumulation_steps = 1;   // micro-batches per optimizer step (gradient accumulation)
+  zoo::ModelOptions options;    // seq_len, vocab_size, image_size, bytes per gradient element
+  Precision precision = Precision::fp32;
+  std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update
+  // Memory only (docs/MODEL.md, "Memory per GPU"): how fp16 is run ("half": the model in fp16
+  // with fp32 master weights, apex O2 / model.half(); "autocast": torch.cuda.amp, fp32 weights
+  // and fp16 copies), how attention runs ("eager": scores and probabilities kept; "fused": flash
+  // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing (none,
+  // full: each transformer block; selective: each block's attention core; sim/types/checkpointing.h).
+  std::string mixed_precision = "half";
+  std::string attention = "eager";
+  Checkpointing activation_checkpointing = Checkpointing::none;
+  // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
+  // "channels_last": NHWC, as tensor cores take them).
+  std::string memory_format = "channels_first";
+  // Compute: RMSNorm and rotary embeddings as PyTorch modules written op by op ("eager": the
+  // reference Llama code, Hugging Face, torchtitan and FMS by default) or one kernel each
+  // ("fused": Transformer Engine, Megatron-Core, Apex, Liger, torch.compile).
+  std::string kernels = "eager";
+};
+
+struct ComputeSettings {
+  std::string gpu;                    // catalog key
+  double single_gpu_throughput = 0;   // samples/s measured on one GPU (0: the compute model alone)
+  double compute_efficiency = 0;      // share of peak FLOP/s reached (0: model default)
+  double memory_efficiency = 0;       // share of memory bandwidth reached (0: model default)
+};
+
+// Settings applied on top of each method's preset; an unset field keeps the preset's value.
+struct StrategyOverrides {
+  std::string allreduce;              // "" or ring|tree|halving-doubling|hierarchical|auto
+  std::string library;                // "" (the preset's) or nccl|gloo
+  double bucket_bytes = 0;
+  double first_bucket_bytes = 0;
+  double cycle_s = 0;
+  double partition_bytes = 0;
+  double credit_bytes = 0;
+  double call_overhead_s = -1;        // -1: preset's value
+  collectives::nccl::NcclSettings nccl;  // NCCL's environment (nccl_algo, nccl_proto, ...)
+  int tensor_parallel = 1;            // GPUs of a node that split each layer (Megatron-LM)
+  bool sequence_parallel = false;
+};
+
+struct Scenario {
+  std::string path;                   // file it was read from
+  std::string name;
+  std::string description;
+  std::vector<std::string> assumptions;  // what the file states without a source
+  ModelSettings model;
+  ComputeSettings compute;
+  Cluster cluster;                    // nodes is set per run from the GPU count
+  StrategyOverrides strategy;
+  std::vector<std::string> methods;   // preset names
+  std::vector<int> gpus;              // GPU counts to predict
+  Prices prices;                      // for recommend's costs (prices.given: false when none)
+  SearchSpace search;                 // what recommend searches (search.given: false when none)
+  int iterations = 5;                 // iterations of a trace, timeline or schedule file; a row
+                                      // needs two (steady_state.h)
+  std::vector<Mechanism> switched_off;  // mechanisms left out of the model (an ablation)
+};
+
+// Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to
+// the YAML before validation; an error in one names "--set" instead of a line.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides);
+// Same, from text (for tests); `path` names it in errors.
+Scenario parse_scenario(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides = {});
+Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides);
+
+// A built cluster (a schedule's) under values set from outside it, as a calibrated cluster file
+// sets them: only how fast and how late data moves (cluster.network's transport figures,
+// cluster.fabric's rates and latency, cluster.parameter_server.bandwidth). A key that would change
+// what was built (GPU counts, the NIC, the transport, ...) throws a ScenarioError naming its
+// origin; `file` names the values' source in other errors.
+Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file);
+
+}  // namespace scalecast

@@ -1,0 +1,46 @@
+// Builds the per-GPU workload of a scenario from the zoo and compute model, or from a profile
+// (sim/scenario/profile_workload). A measured single-GPU throughput rescales either to its iteration time.
+#include "sim/scenario/workload_builder.h"
+
+#include <fmt/format.h>
+
+#include "sim/compute/compute_model.h"
+#include "sim/scenario/profile_workload.h"
+#include "sim/zoo/zoo.h"
+
+namespace scalecast {
+
+BuiltWorkload build_workload(const Scenario& s) {
+  if (s.model.name.empty() && s.model.profile.empty())
+    throw ScenarioError(s.path + ": model: expected the model to train (this scenario describes a cluster alone: "
+                        "scalecast collective runs it), got none");
+  BuiltWorkload out;
+  ComputeModelParams params;
+  if (s.compute.compute_efficiency > 0) params.compute_efficiency = s.compute.compute_efficiency;
+  if (s.compute.memory_efficiency > 0) params.memory_efficiency = s.compute.memory_efficiency;
+  params.precision = s.model.precision;
+  params.optimizer = s.model.optimizer;
+  params.fused_attention = s.model.attention == "fused";
+  params.channels_last = s.model.memory_format == "channels_last";
+  params.eager_modules = s.model.kernels == "eager";
+  params.activation_checkpointing = s.model.activation_checkpointing;
+  if (!s.model.profile.empty()) {
+    out = profile_workload(s, params);
+    out.origin = ComputeOrigin::profile;
+  } else {
+    out.workload = zoo::build_model(s.model.name, s.model.options);
+    out.workload.batch_per_gpu = s.model.batch_per_gpu;
+    apply_compute_model(out.workload, find_gpu(s.compute.gpu), params);
+    out.source = "compute model on " + s.compute.gpu;
+  }
+  out.workload.accumulation_steps = s.model.accumulation_steps;
+  if (s.compute.single_gpu_throughput > 0) {
+    out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
+    if (out.origin == ComputeOrigin::model) out.origin = ComputeOrigin::measured_throughput;
+    out.source += fmt::format(", scaled x{:.3f} to {:.4g} samples/s", out.scale_factor,
+                              s.compute.single_gpu_throughput);
+  }
+  return out;
+}
+
+}  // namespace scalecast
