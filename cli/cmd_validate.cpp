@@ -15,6 +15,7 @@
 #include "validation/h200_layers.h"
 #include "validation/memory_validation.h"
 #include "validation/sharded_training.h"
+#include "validation/matmul_shapes.h"
 #include "validation/single_gpu.h"
 #include "validation/report.h"
 #include "validation/summary.h"
@@ -102,6 +103,12 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
       single_gpu = validation::validate_single_gpu(data + "/single-gpu");
       if (format == "table") validation::write_single_gpu_summary(std::cout, *single_gpu);
     }
+    // Measured GEMM kernel times by shape against the product model (docs/MODEL.md, "Compute").
+    std::optional<validation::MatmulShapeValidation> matmul;
+    if (std::filesystem::exists(data + "/matmul-shapes/xla-default-matmul-table.csv")) {
+      matmul = validation::validate_matmul_shapes(data + "/matmul-shapes");
+      if (format == "table") validation::write_matmul_shapes_summary(std::cout, *matmul);
+    }
     // Published sharded-training throughput against the analytical backend (docs/MODEL.md, "Sharded data parallel").
     std::optional<validation::ShardedTrainingValidation> sharded;
     if (std::filesystem::exists(data + "/sharded-training/throughput.csv")) {
@@ -123,6 +130,10 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     if (!report.empty() && memory) std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::memory_markdown(*memory);
     if (!report.empty() && single_gpu)
       std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::single_gpu_markdown(*single_gpu);
+    if (!report.empty() && matmul) {
+      std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::matmul_shapes_markdown(*matmul);
+      write_output(report + "/matmul-shapes.csv", [&](std::ostream& o) { validation::write_matmul_shapes_rows(o, *matmul); });
+    }
     if (!report.empty() && sharded)
       std::ofstream(report + "/report.md", std::ios::app) << "\n" << validation::sharded_training_markdown(*sharded);
     if (!report.empty() && h200)

@@ -21,32 +21,49 @@ namespace {
 using compute::Product;
 
 TEST(KernelTimes, LargeAlignedProductsFillEveryWave) {
-  EXPECT_DOUBLE_EQ(compute::quantization_efficiency({128.0 * 132, 128, 4096, 1}, 132), 1.0);
+  EXPECT_DOUBLE_EQ(compute::tiling({128.0 * 132, 128, 4096, 1}, 132).efficiency, 1.0);
   // One tile more than the SMs takes a second, nearly empty wave.
-  EXPECT_NEAR(compute::quantization_efficiency({128.0 * 133, 128, 4096, 1}, 132), 133.0 / 264, 1e-12);
+  EXPECT_NEAR(compute::tiling({128.0 * 133, 128, 4096, 1}, 132).efficiency, 133.0 / 264, 1e-12);
   // A 100-row side fills 100 of a 128-row tile.
-  EXPECT_NEAR(compute::quantization_efficiency({100.0 * 132, 128, 4096, 1}, 132), 100.0 / 128, 1e-12);
+  EXPECT_NEAR(compute::tiling({100.0 * 132, 128, 4096, 1}, 132).efficiency, 100.0 / 128, 1e-12);
 }
 
 TEST(KernelTimes, FewTilesSplitTheReduction) {
   // A 64 x 64 weight gradient over a long reduction: one tile, split along k over the SMs.
-  const double split = compute::quantization_efficiency({64, 64, 1 << 20, 1}, 108);
+  const double split = compute::tiling({64, 64, 1 << 20, 1}, 108).efficiency;
   EXPECT_DOUBLE_EQ(split, 1.0);
   // A short reduction cannot be split: one tile on one SM.
-  EXPECT_NEAR(compute::quantization_efficiency({64, 64, 64, 1}, 108), 1.0 / 108, 1e-12);
+  EXPECT_NEAR(compute::tiling({64, 64, 64, 1}, 108).efficiency, 1.0 / 108, 1e-12);
 }
 
 TEST(KernelTimes, ThinProductsAreBoundByTheirBytes) {
   const compute::KernelRates rates{.matmul_flops = 100e12, .bandwidth = 1e12, .vector_flops = 10e12, .sms = 100};
   const Product thin{1 << 20, 64, 64, 1};  // intensity ~ 32 FLOP/B at 2 B
   const double bytes = (thin.m * thin.k + thin.k * thin.n + thin.m * thin.n) * 2;
-  EXPECT_DOUBLE_EQ(compute::product_s(thin, 2, rates), bytes / rates.bandwidth);
+  const double waves = compute::tiling(thin, rates.sms).waves;  // 8192 tiles of 128 x 64 on 100 SMs
+  EXPECT_DOUBLE_EQ(waves, 82);
+  const double latency = compute::kProductKernelFixedS + waves * compute::kProductWaveLatencyS;
+  EXPECT_DOUBLE_EQ(compute::product_s(thin, 2, rates), bytes / rates.bandwidth + latency);
+}
+
+TEST(KernelTimes, EachWaveAddsItsLatency) {
+  const compute::KernelRates rates{.matmul_flops = 100e12, .bandwidth = 1e15, .vector_flops = 10e12, .sms = 100};
+  EXPECT_DOUBLE_EQ(compute::tiling({128.0 * 100, 128, 4096, 1}, 100).waves, 1);
+  EXPECT_DOUBLE_EQ(compute::tiling({128.0 * 300, 128, 4096, 1}, 100).waves, 3);
+  // Three full waves: three times the arithmetic, the fixed part once and a wave's latency each.
+  const Product one{128.0 * 100, 128, 4096, 1}, three{128.0 * 300, 128, 4096, 1};
+  const double arithmetic = one.flops() / rates.matmul_flops;
+  EXPECT_NEAR(compute::product_s(one, 2, rates), arithmetic + compute::kProductKernelFixedS + compute::kProductWaveLatencyS, 1e-15);
+  EXPECT_NEAR(compute::product_s(three, 2, rates),
+              3 * arithmetic + compute::kProductKernelFixedS + 3 * compute::kProductWaveLatencyS, 1e-15);
 }
 
 // XLA's measured H100 (sm_90) bf16 products: openxla/xla, xla/service/gpu/model/
-// matmul_interpolator_data.h, kDefaultMatmulPTable, entries "sm_90", BF16xBF16->BF16 (FLOP/s of
-// the whole call, launch included). The model at the H100's MAMF, its tile and wave quantization
-// and its 6 us launch gap: within 22% of every one, 7% on average.
+// matmul_interpolator_data.h at b2766086, kDefaultMatmulPTable, entries "sm_90", BF16xBF16->BF16
+// (FLOP/s over the CUPTI kernel duration, no launch gap: xla/tools/matmul_perf_table_gen.cc). The
+// model at the H100's MAMF with its tile and wave quantization and kernel latency, no launch gap:
+// within 30% of every one and 10% on average (validation/data/matmul-shapes scores every row;
+// worst here 1024 x 256 x 4096, measured 183 TFLOP/s, modelled 235).
 TEST(KernelTimes, ProductsAgreeWithMeasuredH100Products) {
   struct Measured {
     Product p;
@@ -61,12 +78,12 @@ TEST(KernelTimes, ProductsAgreeWithMeasuredH100Products) {
                                    .bandwidth = h100.memory_bandwidth * kStreamingEfficiency,
                                    .vector_flops = h100.fp32_flops,
                                    .sms = h100.sms,
-                                   .launch_s = ComputeModelParams{}.kernel_overhead_s};
+                                   .launch_s = 0};
   double sum = 0;
   for (const Measured& m : table) {
     const double modelled = m.p.flops() / compute::product_s(m.p, 2, rates);
     const double error = std::abs(modelled / m.flops_per_s - 1);
-    EXPECT_LT(error, 0.25) << m.p.m << " x " << m.p.n << " x " << m.p.k << " x " << m.p.count;
+    EXPECT_LT(error, 0.30) << m.p.m << " x " << m.p.n << " x " << m.p.k << " x " << m.p.count;
     sum += error;
   }
   EXPECT_LT(sum / std::size(table), 0.10);
@@ -97,11 +114,14 @@ TEST(ComputeModel, ProductsRunAtTheMeasuredMatmulRate) {
   apply_compute_model(w, find_gpu("h100"), p);
   for (const Layer& l : w.layers) {
     if (l.name != "transformer.h.0.mlp.c_fc") continue;
-    // 16384 x 4096 (k 1024): compute-bound; 128 x 32 tiles take 32 waves of 132 SMs.
+    // 16384 x 4096 (k 1024): compute-bound; 128 x 32 tiles take 32 waves of 132 SMs, 97% full.
+    // Backward: the input's gradient (16384 x 1024, 8 waves) and the weight's (1024 x 4096, 2).
     const double flops = 2.0 * 8 * 2048 * 1024 * 4096;
-    const double waves = 4096.0 / (32 * 132);
-    EXPECT_NEAR(l.forward_s, flops / (989.4e12 * 0.803 * waves) + p.kernel_overhead_s, 1e-9);
-    EXPECT_NEAR(l.backward_s, 2 * l.forward_s, 1e-9);
+    const double share = 4096.0 / (32 * 132);
+    const double body = flops / (989.4e12 * 0.803 * share);
+    const double fixed = compute::kProductKernelFixedS + p.kernel_overhead_s;
+    EXPECT_NEAR(l.forward_s, body + fixed + 32 * compute::kProductWaveLatencyS, 1e-9);
+    EXPECT_NEAR(l.backward_s, 2 * (body + fixed) + (8 + 2) * compute::kProductWaveLatencyS, 1e-9);
   }
   // An explicit compute_efficiency replaces the measured one.
   ComputeModelParams slow = p;

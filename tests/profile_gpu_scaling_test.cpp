@@ -47,7 +47,8 @@ std::vector<double> a100_to_h100_speedups(const Workload& zoo, const std::vector
 }
 
 // A LLaMA-shaped layer at 16,384 tokens: its MLP products fill both GPUs' SMs in whole waves
-// (within 1%), its RMSNorm streams 268 MB.
+// (within 1%), its RMSNorm streams 268 MB. The products' latency (sim/compute/kernel_times.h: 5 us
+// and 0.5 us a wave, the same on both GPUs) takes 2% off their speedup.
 TEST(ProfileGpuScaling, ComputeBoundByMatmulRateMemoryBoundByBandwidth) {
   zoo::ModelOptions options;
   options.seq_len = 2048;
@@ -66,7 +67,7 @@ TEST(ProfileGpuScaling, ComputeBoundByMatmulRateMemoryBoundByBandwidth) {
                         (a100.peak_flops(Precision::fp16) * a100.measured_matmul_efficiency(Precision::fp16));
   const double bandwidth = h100.memory_bandwidth / a100.memory_bandwidth;
   ASSERT_GT(matmul / bandwidth, 1.5);  // the two rules must be told apart
-  EXPECT_NEAR(s[0], matmul, 0.02 * matmul);
+  EXPECT_NEAR(s[0], matmul, 0.03 * matmul);
   EXPECT_NEAR(s[1], bandwidth, 0.02 * bandwidth);
   EXPECT_DOUBLE_EQ(1 / s[2], scaling.model_ratio);
   EXPECT_EQ(scaling.timed, 3);

@@ -1,5 +1,5 @@
 // Tile and wave quantization of matrix products, and the roofline of one kernel: the longer of
-// its arithmetic and its memory traffic, plus a launch gap.
+// its arithmetic and its memory traffic, plus its latency and a launch gap.
 #include "sim/compute/kernel_times.h"
 
 #include <algorithm>
@@ -18,8 +18,8 @@ constexpr double kMinSplitDepth = 256;
 
 }  // namespace
 
-double quantization_efficiency(const Product& p, int sms) {
-  if (p.m <= 0 || p.n <= 0 || p.k <= 0 || p.count <= 0) return 1;
+Tiling tiling(const Product& p, int sms) {
+  if (p.m <= 0 || p.n <= 0 || p.k <= 0 || p.count <= 0) return {};
   const double edge_m = tile_edge(p.m), edge_n = tile_edge(p.n);
   const double tiles_m = std::ceil(p.m / edge_m), tiles_n = std::ceil(p.n / edge_n);
   const double tile_use = (p.m * p.n) / (tiles_m * edge_m * tiles_n * edge_n);
@@ -28,13 +28,15 @@ double quantization_efficiency(const Product& p, int sms) {
   const double splits = tiles >= gpu ? 1 : std::clamp(std::floor(p.k / kMinSplitDepth), 1.0, std::floor(gpu / tiles));
   const double blocks = tiles * splits;
   const double waves = std::ceil(blocks / gpu);
-  return tile_use * blocks / (waves * gpu);
+  return {.efficiency = tile_use * blocks / (waves * gpu), .waves = waves};
 }
 
 double product_s(const Product& p, double element_bytes, const KernelRates& rates) {
-  const double compute_s = p.flops() / (rates.matmul_flops * quantization_efficiency(p, rates.sms));
+  const Tiling t = tiling(p, rates.sms);
+  const double compute_s = p.flops() / (rates.matmul_flops * t.efficiency);
   const double bytes = (p.m * p.k + p.k * p.n + p.m * p.n) * p.count * element_bytes;
-  return std::max(compute_s, bytes / rates.bandwidth) + rates.launch_s;
+  const double latency_s = kProductKernelFixedS + t.waves * kProductWaveLatencyS;
+  return std::max(compute_s, bytes / rates.bandwidth) + latency_s + rates.launch_s;
 }
 
 double streaming_s(double bytes, double flops, const KernelRates& rates) {

@@ -21,13 +21,27 @@ struct Product {
   double flops() const { return 2 * m * n * k * count; }
 };
 
-// Share of the GPU a product keeps busy: output tiles of 128 (64 for a side under 128) rows and
-// columns, split along k when there are fewer tiles than SMs, spread over the SMs in waves
+// How a product's thread blocks occupy the GPU: output tiles of 128 (64 for a side under 128)
+// rows and columns, split along k when there are fewer tiles than SMs, spread over the SMs in waves
 // (NVIDIA, "Matrix Multiplication Background User's Guide": tile and wave quantization).
-double quantization_efficiency(const Product& p, int sms);
+struct Tiling {
+  double efficiency = 1;  // share of the GPU's matmul rate the blocks keep busy
+  double waves = 1;       // rounds of thread blocks over the SMs
+};
+Tiling tiling(const Product& p, int sms);
 
-// The product's time: its FLOPs at the matmul rate times its quantization efficiency, or its
-// operands and result (element_bytes each) at bandwidth when that is longer, plus one launch.
+// A product kernel's duration beyond its arithmetic: a fixed part (the kernel's start on the GPU,
+// its first operand tiles' trip from memory into the pipeline and the last tiles' store) and a
+// part per wave (each wave's pipeline fill and result store, which a kernel that does not keep its
+// blocks resident across tiles does not overlap with its main loop). Both fitted to OpenXLA's
+// H100 (sm_90) GEMM kernel durations, bf16 and TF32 together; its B200 rows are held out
+// (validation/data/matmul-shapes, docs/MODEL.md "Compute").
+inline constexpr double kProductKernelFixedS = 5e-6;
+inline constexpr double kProductWaveLatencyS = 0.5e-6;
+
+// The product's time: the longer of its FLOPs at the matmul rate times its tiling efficiency and
+// its operands and result (element_bytes each) at bandwidth, plus the kernel's fixed and per-wave
+// latency, plus one launch.
 double product_s(const Product& p, double element_bytes, const KernelRates& rates);
 
 // A streaming kernel: its bytes at bandwidth or its FLOPs on the CUDA cores, plus one launch.

@@ -15,8 +15,10 @@ namespace {
 // what their kernels move (sim/compute/streaming_traffic.h): residual adds, GELU and dropout cost
 // less backward than the old twice-forward, norms more; these decoders come out 1-2% faster.
 // 43.00 -> 42.54: the Llama rows' RMSNorm and rotary embedding run op by op where their source ran
-// them eagerly (model.kernels, the table's `kernels` column).
-constexpr double kMeasuredMapePct = 42.54;
+// them eagerly (model.kernels, the table's `kernels` column). 42.54 -> 41.25: a product kernel
+// takes a fixed 5 us and 0.5 us a wave beyond its arithmetic (sim/compute/kernel_times.h, fitted
+// to XLA's H100 GEMM table), so these decoders' steps come out slower, nearer their published rate.
+constexpr double kMeasuredMapePct = 41.25;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =
