@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "sim/catalogs/gpu_catalog.h"
+#include "sim/compute/compute_model.h"
 #include "sim/compute/kernel_times.h"
-#include "sim/compute_model.h"
-#include "sim/csv.h"
-#include "sim/gpu_catalog.h"
+#include "sim/io/csv.h"
 #include "sim/report/text_table.h"
 
 namespace scalecast::validation {
@@ -31,7 +31,7 @@ std::string precision_for_dtype(const std::string& dtype) {
   return "";
 }
 
-// The compute model's rates for a product (sim/compute_model.cpp, rates_for, with the GPU's
+// The compute model's rates for a product (sim/compute/compute_model.cpp, rates_for, with the GPU's
 // measured matmul efficiency and the default streaming efficiency), with no launch gap: the table
 // times the kernel on the GPU, not the host's issue of it.
 compute::KernelRates kernel_rates(const GpuSpec& gpu, Precision p) {

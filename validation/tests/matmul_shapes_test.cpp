@@ -2,7 +2,7 @@
 // refused with its file and line, and the shipped table's error per arch and precision is pinned.
 #include "validation/matmul_shapes.h"
 
-#include "sim/csv.h"
+#include "sim/io/csv.h"
 
 #include <gtest/gtest.h>
 
