@@ -31,17 +31,6 @@ std::string precision_for_dtype(const std::string& dtype) {
   return "";
 }
 
-// The compute model's rates for a product (sim/compute/compute_model.cpp, rates_for, with the GPU's
-// measured matmul efficiency and the default streaming efficiency), with no launch gap: the table
-// times the kernel on the GPU, not the host's issue of it.
-compute::KernelRates kernel_rates(const GpuSpec& gpu, Precision p) {
-  return {.matmul_flops = gpu.peak_flops(p) * gpu.measured_matmul_efficiency(p),
-          .bandwidth = gpu.memory_bandwidth * kStreamingEfficiency,
-          .vector_flops = gpu.fp32_flops,
-          .sms = gpu.sms,
-          .launch_s = 0};
-}
-
 void predict(MatmulShapeCase& c) {
   c.gpu = gpu_for_arch(c.arch);
   if (c.gpu.empty()) {
@@ -59,7 +48,9 @@ void predict(MatmulShapeCase& c) {
   }
   const Precision p = parse_precision(c.precision);
   const compute::Product product{.m = double(c.m), .n = double(c.n), .k = double(c.k), .count = double(c.b)};
-  c.predicted_s = compute::product_s(product, half_width(p) ? 2 : 4, kernel_rates(find_gpu(c.gpu), p));
+  // No launch gap: the table times the kernel on the GPU, not the host's issue of it.
+  const ComputeModelParams kernel_only{.kernel_overhead_s = 0};
+  c.predicted_s = compute::product_s(product, element_bytes(p), kernel_rates(find_gpu(c.gpu), kernel_only, p));
 }
 
 std::string group_key(const MatmulShapeCase& c) { return c.arch + " " + c.precision; }

@@ -28,20 +28,6 @@ Precision product_precision(const Layer& layer, Precision p) {
   return p == Precision::fp8 && layer.kind != "linear" ? Precision::bf16 : p;
 }
 
-double element_bytes(Precision p) {
-  if (p == Precision::fp8) return 1;
-  return half_width(p) ? 2 : 4;
-}
-
-KernelRates rates_for(const GpuSpec& gpu, const ComputeModelParams& params, Precision p) {
-  const double efficiency =
-      params.compute_efficiency > 0 ? params.compute_efficiency : gpu.measured_matmul_efficiency(p);
-  return {.matmul_flops = gpu.peak_flops(p) * efficiency,
-          .bandwidth = gpu.memory_bandwidth * params.memory_efficiency,
-          .vector_flops = gpu.fp32_flops,
-          .sms = gpu.sms,
-          .launch_s = params.kernel_overhead_s};
-}
 
 // One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
 // (half under a causal mask, whose blocks it skips) forward; backward recomputes the scores, five
@@ -75,7 +61,7 @@ bool transposes_layout(const Layer& layer, const GpuSpec& gpu, Precision p, cons
 
 void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const Precision p = product_precision(layer, params.precision);
-  const KernelRates rates = rates_for(gpu, params, p);
+  const KernelRates rates = kernel_rates(gpu, params, p);
   const double bytes = element_bytes(p);
   layer.forward_s = compute::product_s(compute::forward_product(layer.matmul, batch), bytes, rates);
   layer.backward_s = compute::product_s(compute::input_gradient_product(layer.matmul, batch), bytes, rates) +
@@ -93,7 +79,7 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
 // eager modules op by op (compute/streaming_traffic.h), and their parameters at the gradients'
 // width, read once forward and twice backward (the weight gradient written too).
 void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
-  const KernelRates rates = rates_for(gpu, params, params.precision);
+  const KernelRates rates = kernel_rates(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
   const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
   const double activation_bytes = zoo::kActivationBytes * width;
@@ -136,6 +122,21 @@ std::vector<bool> recomputed(const Workload& workload, Checkpointing mode) {
 }
 
 }  // namespace
+
+double element_bytes(Precision p) {
+  if (p == Precision::fp8) return 1;
+  return half_width(p) ? 2 : 4;
+}
+
+KernelRates kernel_rates(const GpuSpec& gpu, const ComputeModelParams& params, Precision p) {
+  const double efficiency =
+      params.compute_efficiency > 0 ? params.compute_efficiency : gpu.measured_matmul_efficiency(p);
+  return {.matmul_flops = gpu.peak_flops(p) * efficiency,
+          .bandwidth = gpu.memory_bandwidth * params.memory_efficiency,
+          .vector_flops = gpu.fp32_flops,
+          .sms = gpu.sms,
+          .launch_s = params.kernel_overhead_s};
+}
 
 double fused_attention_efficiency(int compute_capability) {
   // FlashAttention-2 (Dao 2023): forward and backward at 50-73% of an A100's peak, the training

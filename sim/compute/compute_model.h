@@ -4,8 +4,9 @@
 
 #include <string>
 
-#include "sim/types/checkpointing.h"
 #include "sim/catalogs/gpu_catalog.h"
+#include "sim/compute/kernel_times.h"
+#include "sim/types/checkpointing.h"
 #include "sim/types/workload.h"
 
 namespace scalecast {
@@ -28,6 +29,14 @@ struct ComputeModelParams {
   // What runs its forward again in its backward: the blocks (full) or their attention cores.
   Checkpointing activation_checkpointing = Checkpointing::none;
 };
+
+// What the GPU sustains for each kind of work at precision p under the params: products at the
+// GPU's measured matmul efficiency (or params.compute_efficiency), streaming at
+// params.memory_efficiency of its bandwidth, params.kernel_overhead_s per kernel.
+compute::KernelRates kernel_rates(const GpuSpec& gpu, const ComputeModelParams& params, Precision p);
+
+// Bytes of one element of a product's operands at precision p (fp8 1, half widths 2, else 4).
+double element_bytes(Precision p);
 
 // Fills forward_s, backward_s of every layer and optimizer_s for workload.batch_per_gpu.
 void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params);
