@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
-#include <set>
+#include <utility>
 
 #include "cli/command.h"
 #include "cli/common.h"
@@ -13,11 +13,11 @@
 #include "sim/io/input_error.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/prediction/prediction_interval.h"
+#include "sim/recommend/predict_sweep.h"
 #include "sim/report/prediction_row_json.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/prediction_report.h"
 #include "sim/report/text_table.h"
-#include "sim/scenario/run_setup.h"
 #include "sim/io/sweep.h"
 #include "sim/formats/timeline_json.h"
 #include "sim/io/units.h"
@@ -193,22 +193,8 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     std::vector<SweepAxis> axes;
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
     const auto combinations = sweep_combinations(axes, 10000);
-    auto select = [&](Scenario& s) {
-      for (std::size_t i = 0; i < methods.size(); ++i)
-        if (std::find(methods.begin(), methods.begin() + static_cast<long>(i), methods[i]) != methods.begin() + static_cast<long>(i))
-          throw std::invalid_argument("--method: " + methods[i] + " is given twice");
-      for (std::size_t i = 0; i < gpus.size(); ++i)
-        if (std::find(gpus.begin(), gpus.begin() + static_cast<long>(i), gpus[i]) != gpus.begin() + static_cast<long>(i))
-          throw std::invalid_argument("--gpus: " + std::to_string(gpus[i]) + " is given twice");
-      if (!methods.empty()) s.methods = methods;
-      if (s.methods.empty())
-        throw SourceError(s.path + ": methods: expected the methods to predict (or --method), got none");
-      if (!gpus.empty()) s.gpus = gpus;
-      for (const auto& m : s.methods) make_preset(m);
-      for (int g : s.gpus) nodes_for(s.cluster, g);
-    };
     Scenario first = input.scenario;
-    select(first);
+    select_runs(first, methods, gpus);
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
       throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " +
@@ -229,29 +215,10 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     std::vector<Run> runs;
     for (const auto& combination : combinations) {
       Run r{with_overrides(input, combination), {}, {}, describe_combination(combination)};
-      select(r.swept.scenario);
-      r.workload = build_workload(r.swept.scenario);
-      const Scenario& s = r.swept.scenario;
-      std::set<std::string> warned;
-      const MemoryFit whole = memory_fit(s, r.workload.workload);
-      for (const auto& m : s.methods)
-        for (int g : s.gpus) {
-          const StateSharding sharding = state_sharding(strategy_for(s, m), sized_for(s.cluster, g));
-          const MemoryFit& fit = r.memory.emplace_back(sharded_fit(whole, r.workload.workload, sharding));
-          // A sharded method's memory depends on the method and the GPU count: say which.
-          const bool several = s.methods.size() * s.gpus.size() > 1;
-          const std::string which = (several ? " with " + m + " on " + std::to_string(g) + " GPUs" : "") +
-                                    (combination.empty() ? "" : " with " + describe_combination(combination));
-          // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
-          // predicted with a warning that names the margin.
-          if (!fit.fits() && !allow_oom)
-            throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + fit.gpu +
-                              ", got one that needs " + memory_summary(fit) + which + "; it would fit with " +
-                              memory_knobs(s, r.workload.workload, sharding) + "; or pass --allow-oom");
-          const std::string warning = memory_warning(fit);
-          if (!warning.empty() && fit.fits() && warned.insert(warning).second)
-            std::cerr << "warning: " << s.path << ": memory" << which << ": " << warning << "\n";
-        }
+      select_runs(r.swept.scenario, methods, gpus);
+      PlannedRuns planned = plan_runs(r.swept.scenario, r.swept_as, allow_oom, std::cerr);
+      r.workload = std::move(planned.workload);
+      r.memory = std::move(planned.memory);
       runs.push_back(std::move(r));
     }
     // Work item j is the j-th (combination, method, GPU count), in the order of the output.
