@@ -20,13 +20,12 @@
 namespace scalecast::calibration {
 namespace {
 
-
 bool writes_value(const ParameterFit& r) { return r.status == FitStatus::fitted; }
 
 [[noreturn]] void refuse(const std::string& path, const YAML::Node& at, const std::string& key,
                          const std::string& what) {
   const int line = at.Mark().line >= 0 ? at.Mark().line + 1 : 1;
-  throw SourceError(path + ":" + std::to_string(line) + ": " + key + ": " + what);
+  throw InputError(InputKind::file, path + ":" + std::to_string(line) + ": " + key + ": " + what);
 }
 
 std::string shown(const YAML::Node& node) {
@@ -122,9 +121,8 @@ void check_same_hardware(const CalibratedCluster& file, const Scenario& scenario
       if (key == file_key && value != file_value)
         differences += (differences.empty() ? "" : ", ") + key + " " + file_value + " there, " + value + " here";
   if (!differences.empty())
-    throw InputError(file.path + ": calibration.hardware: expected the hardware of " + scenario.path + ", got " +
-                         differences + " (--allow-other-cluster applies it anyway)",
-                     true);
+    throw InputError(InputKind::file, file.path + ": calibration.hardware: expected the hardware of " + scenario.path + ", got " +
+                         differences + " (--allow-other-cluster applies it anyway)");
 }
 
 void write_calibrated_cluster(std::ostream& out, const CalibrationRecord& rec) {
@@ -196,15 +194,15 @@ std::string joined_values(const std::vector<std::string>& values) {
 
 CalibratedCluster parse_calibrated_cluster(const std::string& text, const std::string& path) {
   if (text.find('\0') != std::string::npos)
-    throw SourceError(path + ": expected a calibrated cluster file (scalecast calibrate -o), got a NUL byte");
+    throw InputError(InputKind::file, path + ": expected a calibrated cluster file (scalecast calibrate -o), got a NUL byte");
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw SourceError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) + ": expected YAML, got " + e.msg);
+    throw InputError(InputKind::file, path + ":" + std::to_string(std::max(0, e.mark.line) + 1) + ": expected YAML, got " + e.msg);
   }
   const std::string blocks = "the calibration: and cluster: blocks of scalecast calibrate -o";
-  if (!root.IsMap()) throw SourceError(path + ": expected " + blocks + ", got " + shown(root));
+  if (!root.IsMap()) throw InputError(InputKind::file, path + ": expected " + blocks + ", got " + shown(root));
   std::map<std::string, YAML::Node> top;
   for (const auto& [key, value] : entries_once(path, root, "top level", blocks)) {
     if (key.Scalar() != "calibration" && key.Scalar() != "cluster")
@@ -212,7 +210,7 @@ CalibratedCluster parse_calibrated_cluster(const std::string& text, const std::s
     top[key.Scalar()] = value;
   }
   if (!top.count("cluster") || !top.count("calibration"))
-    throw SourceError(path + ": expected " + blocks + ", got " + (top.count("cluster") ? "no calibration:" : "no cluster:"));
+    throw InputError(InputKind::file, path + ": expected " + blocks + ", got " + (top.count("cluster") ? "no calibration:" : "no cluster:"));
   CalibratedCluster c;
   c.path = path;
   flatten(top["cluster"], path, c.overrides, c.values);
@@ -262,14 +260,14 @@ CalibratedCluster read_calibrated_cluster(const std::string& path) {
   std::error_code ec;
   const std::string expected = ": expected a calibrated cluster file (scalecast calibrate -o), got ";
   if (!std::filesystem::is_regular_file(path, ec))
-    throw SourceError(path + expected +
+    throw InputError(InputKind::file, path + expected +
                       (std::filesystem::is_directory(path, ec) ? "a folder"
                        : std::filesystem::exists(path, ec)     ? "something that is not a file"
                                                                : "no such file"));
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in) throw SourceError(path + expected + "one that cannot be read");
+  if (!in) throw InputError(InputKind::file, path + expected + "one that cannot be read");
   return parse_calibrated_cluster(text.str(), path);
 }
 

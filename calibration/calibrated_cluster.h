@@ -46,7 +46,7 @@ void check_same_hardware(const CalibratedCluster& file, const Scenario& scenario
 // "network.latency = 95.2us; network.efficiency = 0.9": the values a file sets, for headers.
 std::string joined_values(const std::vector<std::string>& values);
 
-// Throws SourceError naming the file, line and key of anything it cannot read: a file that is
+// Throws an InputError naming the file, line and key of anything it cannot read: a file that is
 // none (a folder), blocks that are not maps, a key given twice or unknown, a cluster key that
 // calibrate does not fit (only fabric, network and parameter_server figures), a spread outside
 // [0.001, 1000]. Each override's origin is "FILE:LINE:", so a value the scenario refuses names it.

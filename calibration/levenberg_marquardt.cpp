@@ -82,9 +82,9 @@ LmResult levenberg_marquardt(const ResidualFunction& residuals, const Eigen::Vec
                              const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
                              const LmOptions& options) {
   if (lower.size() != x0.size() || upper.size() != x0.size())
-    throw std::invalid_argument("levenberg_marquardt: bounds must have as many entries as x0");
+    throw std::logic_error("levenberg_marquardt: bounds must have as many entries as x0");
   if ((lower.array() > upper.array()).any())
-    throw std::invalid_argument("levenberg_marquardt: a lower bound lies above its upper bound");
+    throw std::logic_error("levenberg_marquardt: a lower bound lies above its upper bound");
   Problem p(residuals, lower, upper, options);
   LmResult out;
   out.x = p.clamp(x0);

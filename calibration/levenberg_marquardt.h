@@ -29,8 +29,8 @@ struct LmResult {
 
 using ResidualFunction = std::function<Eigen::VectorXd(const Eigen::VectorXd& x)>;
 
-// Starts from x0 clamped into [lower, upper]. Throws std::invalid_argument for bounds that do not
-// match x0 or are empty.
+// Starts from x0 clamped into [lower, upper]. Throws std::logic_error (a bug of the caller) for
+// bounds that do not match x0 or are empty.
 LmResult levenberg_marquardt(const ResidualFunction& residuals, const Eigen::VectorXd& x0,
                              const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
                              const LmOptions& options = {});

@@ -27,7 +27,7 @@ std::string to_string(MeasurementFormat f) {
 
 MeasurementFormat detect_format(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw SourceError(path + ": expected a measurement file, got one that cannot be opened");
+  if (!in) throw InputError(InputKind::file, path + ": expected a measurement file, got one that cannot be opened");
   std::ostringstream text;
   text << in.rdbuf();
   const std::string s = text.str();
@@ -39,7 +39,7 @@ MeasurementFormat detect_format(const std::string& path) {
   if (first_line.find("model,") == 0 && first_line.find("throughput") != std::string::npos)
     return MeasurementFormat::throughput_table;
   if (looks_like_nccl_tests(s)) return MeasurementFormat::nccl_tests;
-  throw SourceError(path +
+  throw InputError(InputKind::file, path +
                     ": expected a measurement scalecast reads (an execute --sweep CSV, nccl-tests output, an "
                     "execute timeline, or a measured throughput table), got none of them");
 }
@@ -56,7 +56,7 @@ std::vector<CollectiveSample> read_collective_samples(const std::string& path, M
         for (auto& s : nccl_tests_samples(run, cluster, gpus)) out.push_back(std::move(s));
       break;
     }
-    case MeasurementFormat::throughput_table: throw SourceError(path + ": holds throughputs, not collectives");
+    case MeasurementFormat::throughput_table: throw InputError(InputKind::file, path + ": holds throughputs, not collectives");
   }
   for (auto& s : out) s.file = path;
   return out;

@@ -14,10 +14,10 @@ namespace scalecast::calibration {
 enum class MeasurementFormat { sweep_csv, nccl_tests, timeline, throughput_table };
 std::string to_string(MeasurementFormat format);
 
-// Throws SourceError naming the file when it is none of the formats.
+// Throws an InputError naming the file when it is none of the formats.
 MeasurementFormat detect_format(const std::string& path);
 
-// The collectives of a sweep, nccl-tests or timeline file; throws SourceError for a bad one. An
+// The collectives of a sweep, nccl-tests or timeline file; throws an InputError for a bad one. An
 // nccl-tests output without device lines ran on `gpus` of `cluster` (calibrate --gpus).
 std::vector<CollectiveSample> read_collective_samples(const std::string& path, MeasurementFormat format,
                                                       const Cluster* cluster = nullptr, int gpus = 0);

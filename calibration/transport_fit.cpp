@@ -44,7 +44,7 @@ std::string to_string(FitStatus s) {
 
 TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster& base,
                            const std::vector<Parameter>& parameters) {
-  if (samples.empty()) throw std::invalid_argument("calibration needs at least one measurement");
+  if (samples.empty()) throw std::logic_error("calibration needs at least one measurement");
   TransportFit out;
   out.parameters = parameters;
   out.cluster = base;

@@ -45,7 +45,8 @@ struct TransportFit {
   int evaluations = 0;
 };
 
-// Throws std::invalid_argument without samples. Parameters keep `base`'s values where not fitted.
+// Throws std::logic_error (a bug of the caller) without samples. Parameters keep `base`'s values
+// where not fitted.
 TransportFit fit_transport(const std::vector<FitSample>& samples, const Cluster& base,
                            const std::vector<Parameter>& parameters);
 

@@ -114,11 +114,11 @@ int run(const std::vector<std::string>& args) {
     if (parse_options("calibrate", "MEASUREMENTS... --scenario BASE.yaml [-o cluster.yaml]", opts, pos, args, vm, nullptr,
                       {"output", "residuals"}))
       return 0;
-    if (folds < 2) throw std::invalid_argument("--folds must be 2 or more");
+    if (folds < 2) throw InputError("--folds must be 2 or more");
     if (max_measurements < 1)
-      throw std::invalid_argument("--max-measurements: expected 1 or more, got " + std::to_string(max_measurements));
+      throw InputError("--max-measurements: expected 1 or more, got " + std::to_string(max_measurements));
     if (vm.count("gpus") && (gpus < 2 || gpus > ranges::kMaxGpus))
-      throw std::invalid_argument("--gpus: expected 2 to " + std::to_string(ranges::kMaxGpus) + " GPUs, got " +
+      throw InputError("--gpus: expected 2 to " + std::to_string(ranges::kMaxGpus) + " GPUs, got " +
                                   std::to_string(gpus));
     const auto backend = make_backend(backend_name);
     std::unique_ptr<Scenario> base;
@@ -145,11 +145,11 @@ int run(const std::vector<std::string>& args) {
       for (auto& r : rows) tables->rows.push_back(std::move(r));
     }
     if (!collectives.empty() && !base)
-      throw std::invalid_argument("--scenario BASE.yaml is needed: sweeps, nccl-tests output and timelines say "
+      throw InputError("--scenario BASE.yaml is needed: sweeps, nccl-tests output and timelines say "
                                   "nothing of the hardware they ran on");
     if (!base && !tables->cases.empty()) base = std::make_unique<Scenario>(tables->cases.front().scenario);
     if (!base)
-      throw std::invalid_argument("no measurements to calibrate with" +
+      throw InputError("no measurements to calibrate with" +
                                   (network.empty() ? std::string() : " on network '" + network + "'"));
     bool servers = false;
     for (const auto& r : tables->rows) servers = servers || r.method.find("-ps") != std::string::npos;

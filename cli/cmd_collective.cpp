@@ -46,7 +46,7 @@ double parse_size(const std::string& text, const char* option) {
     if (unit > 0) ++used;
   }
   if (used != text.size() || !(v * unit >= 1) || !(v * unit <= 1e15))
-    throw std::invalid_argument(std::string(option) + ": expected a size in bytes (K, M, G: powers of 1024) up to 1e15, got '" +
+    throw InputError(std::string(option) + ": expected a size in bytes (K, M, G: powers of 1024) up to 1e15, got '" +
                                 text + "'");
   return v * unit;
 }
@@ -77,7 +77,7 @@ int run(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (parse_options("collective", kSynopsis, opts, pos, args, vm)) return 0;
     check_format(format, {"table", "csv", "json"});
-    if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw std::invalid_argument("--ngpus: expected 1 to 1024");
+    if (gpus_per_thread < 1 || gpus_per_thread > 1024) throw InputError("--ngpus: expected 1 to 1024");
     const CollectiveOp op = collectives::parse_collective_op(op_name);
     nccl_tests_type_bytes(type);  // an unknown -d is refused before the scenario is read
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
@@ -86,21 +86,21 @@ int run(const std::vector<std::string>& args) {
     std::optional<validation::CollectiveComparison> comparison;
     if (!compare.empty()) {
       std::ifstream in(compare);
-      if (!in) throw SourceError(compare + ": expected a readable nccl-tests output, got no such file");
+      if (!in) throw InputError(InputKind::file, compare + ": expected a readable nccl-tests output, got no such file");
       // The runs of the requested collective: exactly one (a log may hold runs of others too).
       std::vector<calibration::NcclTestsOutput> runs;
       for (auto& run : calibration::read_nccl_tests(in, compare))
         if (run.op == op) runs.push_back(std::move(run));
-      if (runs.empty()) throw SourceError(compare + ": expected " + to_string(op) + "_perf output (--op), got none");
+      if (runs.empty()) throw InputError(InputKind::file, compare + ": expected " + to_string(op) + "_perf output (--op), got none");
       if (runs.size() > 1)
-        throw SourceError(compare + ":" + std::to_string(runs[1].rows.front().line) + ": expected one run of " +
+        throw InputError(InputKind::file, compare + ":" + std::to_string(runs[1].rows.front().line) + ": expected one run of " +
                           to_string(op) + ", got a second (the first's rows begin at line " +
                           std::to_string(runs[0].rows.front().line) + "): split the file");
       comparison = validation::compare_collective(s, runs.front(), gpus, 0, vm["ngpus"].defaulted() ? 0 : gpus_per_thread);
     }
     if (gpus == 0) {
       if (s.gpus.size() != 1)
-        throw std::invalid_argument("the scenario lists " + std::to_string(s.gpus.size()) + " GPU counts: pick one with --gpus");
+        throw InputError("the scenario lists " + std::to_string(s.gpus.size()) + " GPU counts: pick one with --gpus");
       gpus = s.gpus.front();
     }
     CollectiveSweep sweep;

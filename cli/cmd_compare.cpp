@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/common.h"
 #include "sim/backends/backend_registry.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
@@ -33,7 +34,7 @@ TimelineFile load(const std::string& path, const std::string& backend_name, cons
       "a file format", {"scalecast-schedule", "scalecast-timeline"});
   if (format == "scalecast-timeline") {
     if (calibrated)
-      throw std::invalid_argument("--cluster: " + path + " is a timeline, already predicted; give the schedule it came from");
+      throw InputError("--cluster: " + path + " is a timeline, already predicted; give the schedule it came from");
     return timeline_from_json(j, path);
   }
   Schedule s = schedule_from_json(j, path);

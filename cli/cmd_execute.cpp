@@ -12,6 +12,7 @@
 #include "executor/sweep.h"
 #include "executor/transports.h"
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/text_table.h"
@@ -108,10 +109,10 @@ int run(const std::vector<std::string>& args) {
       return 0;
     const bool reference = vm["reference"].as<bool>();
     const double timeout_s = units::parse_duration(timeout_text);
-    if (!(timeout_s > 0)) throw std::invalid_argument("--timeout must be positive");
-    if (!(compute_scale >= 0)) throw std::invalid_argument("--compute-scale must not be negative");
+    if (!(timeout_s > 0)) throw InputError("--timeout must be positive");
+    if (!(compute_scale >= 0)) throw InputError("--compute-scale must not be negative");
     if (sweep.empty() == schedule_path.empty())
-      throw std::invalid_argument("give either a schedule file or --sweep MIN:MAX");
+      throw InputError("give either a schedule file or --sweep MIN:MAX");
     executor::require_transport(transport);
     executor::SweepOptions so;
     if (!sweep.empty()) {
@@ -126,7 +127,7 @@ int run(const std::vector<std::string>& args) {
       so.transport = transport;
       so.timeout_s = timeout_s;
       if (iterations < 1 || warmup < 0 || max_iterations < 0 || max_iterations > 100000)
-        throw std::invalid_argument("--iters must be at least 1, --warmup 0 or more, --max-iters 0 to 100000");
+        throw InputError("--iters must be at least 1, --warmup 0 or more, --max-iters 0 to 100000");
       executor::sweep_sizes(so);
       if (!scenario.empty()) load_scenario(scenario, sets);
     }

@@ -54,7 +54,7 @@ int import_trace(const ImportOptions& o) {
     for (std::string& w : prof::fill_gradients(profile, zoo::build_model(o.model, {})))
       warnings.push_back(std::move(w));
   } else if (!imported.shapes) {
-    throw SourceError(o.trace +
+    throw InputError(InputKind::file, o.trace +
                       ": expected the gradients' shapes (AccumulateGrad with record_shapes=True, "
                       "in a Kineto trace), got none: pass --parameters FILE "
                       "(parameter,elements,dtype) or --model ZOO");

@@ -188,7 +188,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     check_format(format, {"table", "csv", "json"});
     WorkShare share = work_share(shard, merged);
     if (share.sharded() && (!trace.empty() || !timeline.empty()))
-      throw std::invalid_argument("--shard: expected no --trace or --timeline (they write one run, not a sweep's share)");
+      throw InputError("--shard: expected no --trace or --timeline (they write one run, not a sweep's share)");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     std::vector<SweepAxis> axes;
     for (const auto& text : sweeps) axes.push_back(parse_sweep_axis(text));
@@ -197,10 +197,10 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     select_runs(first, methods, gpus);
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
-      throw std::invalid_argument("--interval: expected a percentage in (0, 100), got " +
+      throw InputError("--interval: expected a percentage in (0, 100), got " +
                                   fmt::format("{:g}", interval_pct));
     if ((!trace.empty() || !timeline.empty()) && first.methods.size() * first.gpus.size() * combinations.size() != 1)
-      throw std::invalid_argument("--trace and --timeline need exactly one run: select it with --method and --gpus");
+      throw InputError("--trace and --timeline need exactly one run: select it with --method and --gpus");
     BackendSettings settings;
     for (const auto& c : simgrid_cfg) settings.simgrid_args.push_back("--cfg=" + c);
     for (const auto& l : simgrid_log) settings.simgrid_args.push_back("--log=" + l);

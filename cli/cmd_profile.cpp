@@ -13,6 +13,7 @@
 #include "profiler/launcher.h"
 #include "profiler/model_gradients.h"
 #include "profiler/profile_csv.h"
+#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
@@ -67,8 +68,8 @@ int profile(const ProfileOptions& o) {
   prof::Attribution attribution;
   try {
     attribution = prof::attribute(log, prof::AttributionOptions{o.marker, o.warmup});
-  } catch (const prof::AttributionError& e) {
-    throw SourceError(dump + ": " + e.what());
+  } catch (const InputError& e) {
+    throw InputError(InputKind::file, dump + ": " + e.what());
   }
   prof::Profile& result = attribution.profile;
   result.batch_per_gpu = o.batch;

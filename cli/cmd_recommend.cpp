@@ -44,7 +44,7 @@ double parse_samples(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || !(v >= 1 && v <= 1e18))
-    throw std::invalid_argument("--samples: expected a number of samples in [1, 1e18], got '" + text + "'");
+    throw InputError("--samples: expected a number of samples in [1, 1e18], got '" + text + "'");
   return v;
 }
 
@@ -78,9 +78,9 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     const std::vector<std::string> outputs = {"output", "plot", "part"};
     if (parse_options("recommend", kSynopsis, opts, pos, args, vm, &parsed, outputs)) return 0;
     const WorkShare share = work_share(shard, merged);
-    if (top < 0) throw std::invalid_argument("--top: expected 0 (all) or more rows, got " + std::to_string(top));
+    if (top < 0) throw InputError("--top: expected 0 (all) or more rows, got " + std::to_string(top));
     check_format(format, {"table", "csv", "json"});
-    if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 to 1024");
+    if (threads < 0 || threads > 1024) throw InputError("--threads: expected 0 to 1024");
     const ScenarioInput input = load_scenario_input(scenario_path, sets, cluster_file, allow_other_cluster);
     recommend::SearchRequest request;
     request.base = input.applied;
@@ -100,13 +100,12 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     if (const auto folder = std::filesystem::path(plot).parent_path(); !plot.empty() && !folder.empty()) {
       std::error_code ec;
       if (!std::filesystem::is_directory(folder, ec))
-        throw OutputError("--plot " + plot + ": expected a file in an existing folder, got no folder " + folder.string());
+        throw InputError(InputKind::output, "--plot " + plot + ": expected a file in an existing folder, got no folder " + folder.string());
     }
     const recommend::Search search = recommend::plan_search(scenario_path, request);
     if (search.configurations.empty())
-      throw InputError(scenario_path + ": search: no configuration fits in GPU memory (one needs " +
-                           search.largest_skipped + ")",
-                       true);
+      throw InputError(InputKind::file, scenario_path + ": search: no configuration fits in GPU memory (one needs " +
+                           search.largest_skipped + ")");
     if (!search.priced) std::cerr << "recommend: not priced: " << search.unpriced << "\n";
     std::cerr << "recommend: " << search.configurations.size() << " configurations (" << search.variants.size()
               << " scenarios x GPU counts)\n";

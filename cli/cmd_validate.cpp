@@ -10,6 +10,7 @@
 #include "calibration/calibrated_cluster.h"
 #include "cli/common.h"
 #include "cli/sharding.h"
+#include "sim/io/input_error.h"
 #include "validation/ablation.h"
 #include "validation/baseline.h"
 #include "validation/h200_layers.h"
@@ -56,7 +57,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     check_format(format, {"table", "csv"});
     WorkShare share = work_share(shard, merged);
     if (share.sharded() && ablation)
-      throw std::invalid_argument("--shard: expected no --ablation (it runs the validation once per mechanism)");
+      throw InputError("--shard: expected no --ablation (it runs the validation once per mechanism)");
     validation::ValidationOptions options;
     options.data = data;
     options.backend = backend;

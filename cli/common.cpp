@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "sim/io/failure.h"
 #include "sim/io/input_error.h"
 #include "sim/report/text_table.h"
 #include "sim/io/units.h"
@@ -62,21 +63,21 @@ void refuse_outputs_over_inputs(const po::variables_map& vm, const std::vector<s
         // An input folder (validate --data): an output may not replace a file in it.
         for (const auto& [out_key, out_path] : written)
           if (inside(out_path, path))
-            throw std::invalid_argument("--" + out_key + " " + out_path + ": that file is in the command's input folder (" +
+            throw InputError("--" + out_key + " " + out_path + ": that file is in the command's input folder (" +
                                         key + " " + path + "): an output never overwrites an input");
         continue;
       }
       if (!fs::is_regular_file(path, ec)) continue;
       for (const auto& [out_key, out_path] : written)
         if (same_file(out_path, path))
-          throw std::invalid_argument("--" + out_key + " " + out_path + ": that file is the command's input (" + key +
+          throw InputError("--" + out_key + " " + out_path + ": that file is the command's input (" + key +
                                       (out_path == path ? "" : " " + path) + "): an output never overwrites an input");
     }
   }
   for (std::size_t i = 0; i < written.size(); ++i)
     for (std::size_t j = i + 1; j < written.size(); ++j)
       if (same_file(written[i].second, written[j].second) && !is_device(written[j].second))
-        throw std::invalid_argument("--" + written[i].first + " and --" + written[j].first + " both name " +
+        throw InputError("--" + written[i].first + " and --" + written[j].first + " both name " +
                                     (written[i].second == written[j].second
                                          ? written[j].second
                                          : written[i].second + " and " + written[j].second + ", one file") +
@@ -117,24 +118,20 @@ void check_format(const std::string& format, const std::vector<std::string>& kno
   if (std::find(known.begin(), known.end(), format) != known.end()) return;
   std::string names;
   for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
-  throw std::invalid_argument("unknown format '" + format + "' (known: " + names + ")");
+  throw InputError("unknown format '" + format + "' (known: " + names + ")");
 }
 
 int guarded(const std::string& command, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const InputError& e) {
-    if (!e.names_its_source()) std::cerr << "scalecast " << command << ": ";
-    std::cerr << e.what() << '\n';
   } catch (const po::error& e) {
     std::cerr << "scalecast " << command << ": " << e.what() << " (see --help)\n";
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "scalecast " << command << ": " << e.what() << '\n';
+    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "scalecast " << command << ": error: " << e.what() << '\n';
-    return 1;
+    const Failure failure = describe_failure(command, e);
+    std::cerr << failure.line << '\n';
+    return failure.exit_code;
   }
-  return 2;
 }
 
 void write_output(OutputFiles& files, const std::string& path, const std::function<void(std::ostream&)>& write) {
@@ -157,7 +154,7 @@ WorkLimits LimitOptions::limits() const {
   l.max_events = max_events;
   try {
     l.max_memory_bytes = units::parse_bytes(max_memory);
-  } catch (const units::UnitError& e) {
+  } catch (const InputError& e) {
     throw InputError(std::string("--max-memory: ") + e.what());
   }
   if (!(l.max_memory_bytes > 0)) throw InputError("--max-memory: expected a size above 0, got '" + max_memory + "'");

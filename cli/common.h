@@ -37,12 +37,12 @@ std::vector<std::string> tokens_without(const po::parsed_options& parsed, const 
 // The path values of an option (one string or a list of them); none for other kinds of value.
 std::vector<std::string> path_values(const po::variable_value& value);
 
-// Throws std::invalid_argument "unknown format 'F' (known: table, csv)" unless `format` is one of
+// Throws an InputError "unknown format 'F' (known: table, csv)" unless `format` is one of
 // `known`, in the order given.
 void check_format(const std::string& format, const std::vector<std::string>& known);
 
-// Runs body; maps input errors (InputError: bad scenario, schedule, profile, units...; unknown
-// names; bad options) to one line and exit code 2, other errors to exit code 1.
+// Runs body; maps input errors (InputError of any kind, and bad options) to one line and exit code
+// 2, a bug (std::logic_error) to an "internal error" line and other errors to exit code 1.
 int guarded(const std::string& command, const std::function<int()>& body);
 
 // Writes through `write` to stdout when path is empty or "-"; otherwise stages the file in

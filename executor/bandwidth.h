@@ -15,14 +15,14 @@ std::string to_string(SweepOp op);
 // algbw = size / time, in bytes/s: size is the buffer each rank passes to the operation
 // (all-reduce: the whole vector; sendrecv: what each rank sends).
 inline double algbw(double bytes, double seconds) {
-  if (!(seconds > 0)) throw std::invalid_argument("algbw: time must be positive");
+  if (!(seconds > 0)) throw std::logic_error("algbw: time must be positive");
   return bytes / seconds;
 }
 
 // busbw = algbw * factor, the rate each rank's link must carry: 2(n-1)/n for all-reduce (a ring
 // sends and receives that share of the vector), 1 for sendrecv.
 inline double busbw_factor(SweepOp op, int ranks) {
-  if (ranks < 1) throw std::invalid_argument("busbw: needs at least one rank");
+  if (ranks < 1) throw std::logic_error("busbw: needs at least one rank");
   return op == SweepOp::allreduce ? 2.0 * (ranks - 1) / ranks : 1.0;
 }
 

@@ -1,6 +1,7 @@
 // Reads rank, world size and the rendezvous address from the environment, strictly: every value
 // must be a whole number in range, and MASTER_ADDR/MASTER_PORT are required whichever launcher.
 #include "executor/launch_env.h"
+#include "sim/io/input_error.h"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -17,7 +18,7 @@ int integer(const char* name, const char* text, int lowest, int highest) {
     used = 0;
   }
   if (used == 0 || text[used] != '\0' || value < lowest || value > highest)
-    throw std::invalid_argument(std::string(name) + "='" + text + "': expected a whole number from " +
+    throw InputError(std::string(name) + "='" + text + "': expected a whole number from " +
                                 std::to_string(lowest) + " to " + std::to_string(highest));
   return value;
 }
@@ -33,19 +34,19 @@ LaunchEnv launch_env(const EnvLookup& lookup) {
     const char* rank = lookup(rank_var);
     if (rank == nullptr) continue;
     const char* size = lookup(size_var);
-    if (size == nullptr) throw std::invalid_argument(std::string(rank_var) + " is set but " + size_var + " is not");
+    if (size == nullptr) throw InputError(std::string(rank_var) + " is set but " + size_var + " is not");
     env.world_size = integer(size_var, size, 1, 1 << 20);
     env.rank = integer(rank_var, rank, 0, env.world_size - 1);
     env.source = rank_var;
     break;
   }
   if (env.source.empty())
-    throw std::invalid_argument(
+    throw InputError(
         "no rank in the environment: set RANK and WORLD_SIZE (or run under mpirun), or use --local N");
   const char* addr = lookup("MASTER_ADDR");
   const char* port = lookup("MASTER_PORT");
   if (addr == nullptr || *addr == '\0' || port == nullptr)
-    throw std::invalid_argument("MASTER_ADDR and MASTER_PORT must name rank 0's host and a free port");
+    throw InputError("MASTER_ADDR and MASTER_PORT must name rank 0's host and a free port");
   env.master_addr = addr;
   env.master_port = integer("MASTER_PORT", port, 1, 65535);
   return env;

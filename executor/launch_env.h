@@ -17,7 +17,7 @@ struct LaunchEnv {
 
 using EnvLookup = std::function<const char*(const char*)>;
 
-// Throws std::invalid_argument naming the missing or malformed variable.
+// Throws an InputError naming the missing or malformed variable.
 LaunchEnv launch_env(const EnvLookup& lookup);
 LaunchEnv launch_env_from_process();
 

@@ -1,6 +1,7 @@
 // Fork-and-exec of the local ranks with their launcher variables, and a wait that reports each
 // rank that failed and bounds how long the others may linger after the first failure.
 #include "executor/local_launcher.h"
+#include "sim/io/input_error.h"
 
 #include <cerrno>
 #include <csignal>
@@ -34,11 +35,11 @@ int free_local_port() {
 }
 
 int launch_local(int ranks, const std::vector<std::string>& args, std::chrono::milliseconds grace) {
-  if (ranks < 1) throw std::invalid_argument("--local needs at least 1 rank");
+  if (ranks < 1) throw InputError("--local needs at least 1 rank");
   // A rank that a launcher started (this one or mpirun/torchrun) never launches ranks itself.
   for (const char* var : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
     if (std::getenv(var))
-      throw std::invalid_argument(std::string("--local cannot be used by a process a launcher started (") + var +
+      throw InputError(std::string("--local cannot be used by a process a launcher started (") + var +
                                   " is set)");
   const std::string port = std::to_string(free_local_port());
   std::vector<std::string> argv_text = {"scalecast"};

@@ -11,7 +11,7 @@ namespace scalecast::executor {
 // Starts `ranks` copies of /proc/self/exe with `args` and waits for them. When one fails, the
 // others get `grace` to stop on their own before they are killed. Returns 0 when every rank
 // succeeded, else the exit code of the first rank that failed (128 + signal if one was killed),
-// after one line on stderr per failed rank. Throws std::invalid_argument in a process that a
+// after one line on stderr per failed rank. Throws an InputError in a process that a
 // launcher started (RANK, or mpirun's rank variable, is set): ranks never launch ranks.
 int launch_local(int ranks, const std::vector<std::string>& args, std::chrono::milliseconds grace);
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/io/input_error.h"
 #include "sim/types/timeline.h"
 
 namespace scalecast::executor {
@@ -48,7 +49,7 @@ RankPlan plan_rank(const Schedule& s, int rank) {
   p.gpus = s.gpus();
   p.world = world_size(s);
   if (rank < 0 || rank >= p.world)
-    throw std::invalid_argument("rank " + std::to_string(rank) + " is outside the schedule's " +
+    throw InputError("rank " + std::to_string(rank) + " is outside the schedule's " +
                                 std::to_string(p.world) + " ranks");
   const bool gpu = rank < p.gpus;
   for (const Task& t : s.tasks) {

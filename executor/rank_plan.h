@@ -44,7 +44,7 @@ std::uint64_t transfer_tag(int task, int step, int occurrence);
 // This rank's transfers of an expansion, step by step; steps without any are left out.
 std::vector<std::vector<PeerOp>> rank_steps(const collectives::Expansion& expansion, int rank, int task);
 
-// Throws std::invalid_argument where rank is outside the schedule's world.
+// Throws an InputError where rank is outside the schedule's world.
 RankPlan plan_rank(const Schedule& schedule, int rank);
 
 }  // namespace scalecast::executor

@@ -2,6 +2,7 @@
 // at a time in rank 0's order, parameter-server transfers on threads of their own (handed to the
 // transport in dispatch order), in wall time.
 #include "executor/rank_runner.h"
+#include "sim/io/input_error.h"
 
 #include <stdexcept>
 
@@ -69,7 +70,7 @@ RankRunner::RankRunner(const Schedule& s, const RankPlan& plan, Transport& trans
   bool concurrent_ps = false;
   for (const RankTask& t : plan.tasks) concurrent_ps = concurrent_ps || t.role == Role::ps;
   if (concurrent_ps && !transport.concurrent_exchanges())
-    throw std::invalid_argument("the " + transport.name() +
+    throw InputError("the " + transport.name() +
                                 " transport runs collectives only; run parameter-server schedules with gloo");
 }
 

@@ -13,6 +13,7 @@
 #include "executor/rank_runner.h"
 #include "executor/transports.h"
 #include "executor/world.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_text.h"
 #include "sim/formats/schedule_json.h"
 #include "sim/formats/timeline_json.h"
@@ -36,7 +37,7 @@ Schedule read_run_schedule(const std::string& path, int world) {
   Schedule s = read_schedule_file(path);
   const int need = world_size(s), servers = server_processes(s);
   if (need != world)
-    throw RefusedError(path + ": the schedule needs " + std::to_string(need) + " ranks (" + std::to_string(s.gpus()) +
+    throw InputError(InputKind::refused, path + ": the schedule needs " + std::to_string(need) + " ranks (" + std::to_string(s.gpus()) +
                        " GPU ranks + " + std::to_string(servers) + " parameter servers), but the run has " +
                        std::to_string(world));
   return s;
@@ -53,7 +54,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
     if (o.reference)
       for (const Task& t : s.tasks)
         if (t.kind == TaskKind::comm && t.group != CommGroup::all)
-          throw std::invalid_argument(o.schedule_path + ": task " + std::to_string(t.id) + " runs among the GPUs of a " +
+          throw InputError(o.schedule_path + ": task " + std::to_string(t.id) + " runs among the GPUs of a " +
                                       to_string(t.group) + ", which --reference cannot run (the library's collectives "
                                       "span every rank): run it without --reference");
   } catch (const std::exception& e) {
@@ -65,7 +66,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
     world.arrive();
     world.agree("schedule", digest(json_text(schedule_to_json(s))));
     world.agree("options", options.str());
-  } catch (const RefusedError& e) {
+  } catch (const InputError& e) {
     world.abort(e.what(), 2);
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);
@@ -79,7 +80,7 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
     transport = make_transport(o.transport, {env.rank, env.world_size, &world.store(), env.master_addr,
                                              env.master_port, timeout});
     runner.emplace(s, plan, *transport, world.channel_order(), RunOptions{o.reference, o.compute_scale});
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     world.abort(e.what(), 2);
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);

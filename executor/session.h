@@ -25,7 +25,7 @@ struct Execution {
 };
 
 // The schedule of a run of `world_size` ranks, read and checked before any rank starts; throws
-// ScheduleError or RefusedError (exit code 2).
+// an InputError (exit code 2).
 Schedule read_run_schedule(const std::string& path, int world_size);
 
 // Rank 0 returns the measured timeline, the other ranks nothing. A bad schedule or option

@@ -26,9 +26,9 @@ SpinCalibration fit_spin(const std::vector<SpinSample>& samples) {
     sxy += (s.cycles - mx) * (s.seconds - my);
   }
   if (samples.size() < 2 || !(sxx > 0))
-    throw std::invalid_argument("spin calibration needs runs of at least two different lengths");
+    throw std::logic_error("spin calibration needs runs of at least two different lengths");
   const double slope = sxy / sxx;
-  if (!(slope > 0)) throw std::invalid_argument("spin calibration: longer spins did not take longer");
+  if (!(slope > 0)) throw std::runtime_error("spin calibration: longer spins did not take longer");
   return {1 / slope, std::max(0.0, my - slope * mx)};
 }
 

@@ -18,8 +18,8 @@ struct SpinCalibration {
   long long cycles_for(double seconds) const;
 };
 
-// Throws std::invalid_argument for fewer than two distinct cycle counts or a clock that does not
-// tick forward.
+// Throws std::logic_error for fewer than two distinct cycle counts, std::runtime_error for a clock
+// that does not tick forward.
 SpinCalibration fit_spin(const std::vector<SpinSample>& samples);
 
 }  // namespace scalecast::executor

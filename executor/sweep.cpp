@@ -15,6 +15,7 @@
 #include "executor/transports.h"
 #include "executor/world.h"
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/io/input_error.h"
 #include "sim/report/text_table.h"
 #include "sim/io/units.h"
 
@@ -41,8 +42,8 @@ int sweep_iterations(const SweepOptions& o, double bytes) {
 
 std::vector<double> sweep_sizes(const SweepOptions& o) {
   if (!(o.min_bytes >= 1) || !(o.max_bytes >= o.min_bytes))
-    throw std::invalid_argument("sweep sizes: expected MIN:MAX with 1 B <= MIN <= MAX");
-  if (!(o.factor > 1)) throw std::invalid_argument("sweep sizes: the step factor must be above 1");
+    throw InputError("sweep sizes: expected MIN:MAX with 1 B <= MIN <= MAX");
+  if (!(o.factor > 1)) throw InputError("sweep sizes: the step factor must be above 1");
   std::vector<double> sizes;
   for (double b = o.min_bytes; b <= o.max_bytes * (1 + 1e-12); b *= o.factor) {
     const double bytes = o.op == SweepOp::allreduce ? std::max(4.0, 4 * std::round(b / 4)) : std::round(b);
@@ -53,7 +54,7 @@ std::vector<double> sweep_sizes(const SweepOptions& o) {
 
 std::pair<double, double> parse_size_range(const std::string& text) {
   const auto colon = text.find(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--sweep: expected MIN:MAX, e.g. 1KB:256MB");
+  if (colon == std::string::npos) throw InputError("--sweep: expected MIN:MAX, e.g. 1KB:256MB");
   return {units::parse_bytes(text.substr(0, colon)), units::parse_bytes(text.substr(colon + 1))};
 }
 
@@ -70,7 +71,7 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
                              o.transport + " " + std::to_string(sizes.size()) + " " + std::to_string(sizes.back()) +
                              " " + std::to_string(o.warmup) + "x" + std::to_string(o.iterations) + "-" +
                              std::to_string(o.max_iterations));
-  } catch (const RefusedError& e) {
+  } catch (const InputError& e) {
     world.abort(e.what(), 2);
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);
@@ -79,7 +80,7 @@ std::optional<SweepResult> sweep_rank(const SweepOptions& o, const LaunchEnv& en
   try {
     transport = make_transport(o.transport, {env.rank, env.world_size, &world.store(), env.master_addr,
                                              env.master_port, timeout});
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     world.abort(e.what(), 2);
   } catch (const std::exception& e) {
     world.abort(e.what(), 1);

@@ -48,11 +48,11 @@ struct SweepResult {
 };
 
 // min, min*factor, ... up to max (all-reduce sizes rounded to whole 4-byte elements).
-// Throws std::invalid_argument for an empty range or a factor not above 1.
+// Throws an InputError for an empty range or a factor not above 1.
 std::vector<double> sweep_sizes(const SweepOptions& options);
 // Timed iterations at a size: `iterations`, more for sizes below 1 MiB up to `max_iterations`.
 int sweep_iterations(const SweepOptions& options, double bytes);
-// "1KB:256MB" -> (1e3, 256e6); throws units::UnitError or std::invalid_argument.
+// "1KB:256MB" -> (1e3, 256e6); throws an InputError.
 std::pair<double, double> parse_size_range(const std::string& text);
 
 // Rank 0 returns the rows, the others nothing; failures stop every rank (see execute_rank).

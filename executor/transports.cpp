@@ -9,6 +9,7 @@
 #endif
 #ifdef SCALECAST_HAVE_NCCL
 #include "executor/nccl/nccl_transport.h"
+#include "sim/io/input_error.h"
 #endif
 
 namespace scalecast::executor {
@@ -30,7 +31,7 @@ void require_transport(const std::string& name) {
     if (n == name) return;
     known += (known.empty() ? "" : ", ") + n;
   }
-  throw std::invalid_argument("unknown transport '" + name + "' (this build has: " +
+  throw InputError("unknown transport '" + name + "' (this build has: " +
                               (known.empty() ? std::string("none") : known) + ")");
 }
 

@@ -22,9 +22,9 @@ struct TransportSetup {
 };
 
 std::vector<std::string> transport_names();
-// Throws std::invalid_argument naming the transports this build holds, where `name` is not one.
+// Throws an InputError naming the transports this build holds, where `name` is not one.
 void require_transport(const std::string& name);
-// Throws std::invalid_argument naming the transports this build holds.
+// Throws an InputError naming the transports this build holds.
 std::unique_ptr<Transport> make_transport(const std::string& name, const TransportSetup& setup);
 
 }  // namespace scalecast::executor

@@ -1,6 +1,7 @@
 // The run's control plane over the store. Each rank leaves a last will in the store, so a rank
 // that dies makes the store post an abort naming it, which every other rank's watcher acts on.
 #include "executor/world.h"
+#include "sim/io/input_error.h"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -97,7 +98,7 @@ void World::agree(const std::string& what, const std::string& value) {
   store_->set(prefix + std::to_string(rank()), value);
   const std::string first = store_->get(prefix + "0", timeout_);
   if (first != value)
-    throw RefusedError("rank " + std::to_string(rank()) + "'s " + what + " (" + value + ") differs from rank 0's (" +
+    throw InputError(InputKind::refused, "rank " + std::to_string(rank()) + "'s " + what + " (" + value + ") differs from rank 0's (" +
                        first + ")");
 }
 

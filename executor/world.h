@@ -18,12 +18,6 @@
 
 namespace scalecast::executor {
 
-// Input a run refuses to start with (exit code 2: bad or mismatched schedule, wrong world size).
-class RefusedError : public InputError {
- public:
-  explicit RefusedError(const std::string& what) : InputError(what) {}
-};
-
 class World {
  public:
   // Rank 0 starts the store; every rank connects within timeout, announces itself and from then
@@ -41,7 +35,7 @@ class World {
 
   // Waits until every rank has announced itself; throws naming the ranks that never arrived.
   void arrive();
-  // Throws RefusedError where this rank's value differs from rank 0's.
+  // Throws an InputError where this rank's value differs from rank 0's.
   void agree(const std::string& what, const std::string& value);
   void barrier(const std::string& name);
   // Rank 0 gets every rank's value, in rank order; the others get nothing.

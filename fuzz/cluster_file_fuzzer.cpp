@@ -3,6 +3,7 @@
 // a built schedule takes (compare --cluster).
 #include "calibration/calibrated_cluster.h"
 #include "fuzz/harness.h"
+#include "sim/io/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scalecast;

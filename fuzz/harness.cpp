@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/json_text.h"
 #include "sim/prediction/prediction.h"

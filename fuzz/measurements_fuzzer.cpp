@@ -3,6 +3,7 @@
 // against the committed testbed map), the testbed map itself, or a baseline.
 #include "fuzz/harness.h"
 #include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction.h"
 #include "validation/baseline.h"
 #include "validation/cases.h"

@@ -6,6 +6,7 @@
 #include "calibration/measurement_files.h"
 #include "calibration/readers/nccl_tests_output.h"
 #include "fuzz/harness.h"
+#include "sim/io/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scalecast;

@@ -1,6 +1,7 @@
 // Fuzzes a profile CSV as `scalecast predict` reads it: a scenario naming the profile, its
 // workload and a few predictions (all-reduce and parameter server on two nodes).
 #include "fuzz/harness.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/workload_builder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,7 @@
 // Fuzzes what `scalecast predict SCENARIO --set ...` does: the scenario YAML (the input up to its
 // first NUL byte) with --set overrides (the parts after it), the workload, and a few predictions.
 #include "fuzz/harness.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/workload_builder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,6 +5,7 @@
 #include "fuzz/harness.h"
 #include "sim/backends/analytical/analytical_backend.h"
 #include "sim/collectives/expansion.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
 #include "sim/report/timeline_comparison.h"
 #include "sim/formats/schedule_json.h"

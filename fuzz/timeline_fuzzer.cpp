@@ -1,6 +1,7 @@
 // Fuzzes a timeline file as `scalecast compare` reads it: the strict reader, then the
 // comparison of the timeline with itself (iterations, steady state, per-task spans).
 #include "fuzz/harness.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
 #include "sim/report/timeline_comparison.h"
 

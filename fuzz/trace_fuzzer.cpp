@@ -9,6 +9,7 @@
 #include "profiler/torch_import.h"
 #include "profiler/torch_trace.h"
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace scalecast;
@@ -28,10 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     profiler::write_profile_csv(profile, imported.profile);
     fuzz::expect_readable("a profile", [&] { parse_profile_csv(profile.str(), "profile.csv", element_bytes); });
   } catch (const InputError&) {
-    // refused with one line: what a bad trace or parameter list must get
-  } catch (const std::invalid_argument&) {
-    // a profile no scenario could read (no layer time, a line break in a name): `import-trace`
-    // refuses it with one line, exit code 2
+    // refused with one line, exit code 2: what a bad trace or parameter list must get (a profile
+    // no scenario could read, with no layer time or a line break in a name, among them)
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "profiler/interval_union.h"
 #include "profiler/mean_std.h"
+#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 
 namespace scalecast::profiler {
@@ -57,13 +58,13 @@ class Attributor {
   void check_log() {
     const size_t iterations = index_.iterations().size();
     if (iterations == 0) {
-      throw AttributionError("no NVTX range named '" + options_.iteration_marker + "' among the " +
+      throw InputError("no NVTX range named '" + options_.iteration_marker + "' among the " +
                          std::to_string(ranges().size()) +
                          " ranges recorded: mark each training iteration with it "
                          "(or name the marker with --iteration-marker)");
     }
     if (static_cast<int>(iterations) <= options_.warmup) {
-      throw AttributionError(std::to_string(iterations) + " iterations recorded and " +
+      throw InputError(std::to_string(iterations) + " iterations recorded and " +
                          std::to_string(options_.warmup) +
                          " dropped as warm-up: none left to measure (lower --warmup or run "
                          "more iterations)");
@@ -278,7 +279,7 @@ class Attributor {
     profile.step_s = step_ns / measured / 1e9;
     // A profile holds what a scenario can read back: steps (and so layers) of at most an hour.
     if (!ranges::compute_time().contains(profile.step_s))
-      throw AttributionError("a measured iteration of " + std::to_string(profile.step_s) +
+      throw InputError("a measured iteration of " + std::to_string(profile.step_s) +
                              " s on average: expected iterations " + ranges::compute_time().describe());
 
     struct Ordered {
@@ -351,7 +352,7 @@ class Attributor {
 }  // namespace
 
 Attribution attribute(const ActivityLog& log, const AttributionOptions& options) {
-  if (options.warmup < 0) throw AttributionError("warm-up iterations must be >= 0");
+  if (options.warmup < 0) throw InputError("warm-up iterations must be >= 0");
   return Attributor(log, options).run();
 }
 

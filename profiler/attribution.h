@@ -11,7 +11,6 @@
 #include "profiler/profile.h"
 #include "profiler/range_names.h"
 #include "profiler/ranges.h"
-#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 
@@ -40,12 +39,6 @@ struct Attribution {
   std::vector<ActivityAttribution> activities;  // parallel to ActivityLog::gpu
   double unattributed_ms = 0;                   // mean GPU time per measured iteration in no layer
   std::vector<std::string> warnings;
-};
-
-// The log cannot give a profile (no iteration markers, nothing left after warm-up).
-class AttributionError : public InputError {
- public:
-  explicit AttributionError(const std::string& what) : InputError(what) {}
 };
 
 Attribution attribute(const ActivityLog& log, const AttributionOptions& options);

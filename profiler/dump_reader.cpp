@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/dump_format.h"
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 
 namespace scalecast::profiler {
@@ -51,11 +52,11 @@ class Parser {
   }
 
   [[noreturn]] void fail_at(uint64_t byte, const std::string& what) const {
-    throw DumpError(label_ + ": byte " + std::to_string(byte) + ": " + what);
+    throw InputError(InputKind::file, label_ + ": byte " + std::to_string(byte) + ": " + what);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw DumpError(label_ + ": line " + std::to_string(line_number_) + " (byte " +
+    throw InputError(InputKind::file, label_ + ": line " + std::to_string(line_number_) + " (byte " +
                     std::to_string(line_start_) + "): " + what);
   }
 
@@ -229,7 +230,7 @@ ActivityLog parse_dump(std::istream& in, const std::string& label) {
 
 ActivityLog read_dump(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw DumpError(path + ": cannot open the activity dump");
+  if (!in) throw InputError(InputKind::file, path + ": cannot open the activity dump");
   return parse_dump(in, path);
 }
 

@@ -7,16 +7,8 @@
 #include <string>
 
 #include "profiler/activity.h"
-#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
-
-// A dump that cannot be read: the message names the file, the line and byte offset, and what
-// was expected there.
-class DumpError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 ActivityLog read_dump(const std::string& path);
 // `label` names the source in error messages.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/io/csv.h"
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/io/ranges.h"
 
@@ -39,14 +40,14 @@ std::string precision_of(const std::set<std::string>& dtypes) {
 std::vector<Parameter> read_parameter_list(const std::string& path) {
   const CsvFile csv(path);
   if (!csv.has_columns({"parameter", "elements", "dtype"}))
-    throw CsvError(path + ":1: header: expected the columns parameter, elements and dtype (one row "
+    throw InputError(InputKind::file, path + ":1: header: expected the columns parameter, elements and dtype (one row "
                    "per named_parameters() entry), got others");
   std::vector<Parameter> list;
   std::set<std::string> names;
   int64_t bytes_left = static_cast<int64_t>(ranges::kMaxBytes);
   for (const CsvRecord& r : csv.records()) {
     if (static_cast<int64_t>(list.size()) == ranges::kMaxTensors)
-      throw CsvError(path + ":" + std::to_string(r.line()) + ": parameter: expected at most " +
+      throw InputError(InputKind::file, path + ":" + std::to_string(r.line()) + ": parameter: expected at most " +
                      std::to_string(ranges::kMaxTensors) + " parameters, got more");
     Parameter p{r.non_empty("parameter"), 0, r.text("dtype"), 0};
     if (!names.insert(p.name).second) r.fail("parameter", "each parameter once");
@@ -67,7 +68,7 @@ std::vector<Parameter> read_parameter_list(const std::string& path) {
     bytes_left -= p.elements * p.element_bytes;
     list.push_back(std::move(p));
   }
-  if (list.empty()) throw CsvError(path + ": expected at least one parameter row, got none");
+  if (list.empty()) throw InputError(InputKind::file, path + ": expected at least one parameter row, got none");
   return list;
 }
 

@@ -17,7 +17,7 @@ struct Parameter {
   int element_bytes = 0;
 };
 
-// Throws a CsvError (sim/io/csv.h) naming the file, line and column for a malformed list: a row
+// Throws an InputError naming the file, line and column for a malformed list: a row
 // without a name, a dtype that is no floating-point torch dtype, dtypes of different sizes, a
 // parameter listed twice, more than ranges::kMaxTensors parameters or more than
 // ranges::kMaxBytes of them.

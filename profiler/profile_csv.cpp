@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/report/csv_field.h"
 
 namespace scalecast::profiler {
@@ -16,15 +17,15 @@ std::string ms(double value) { return fmt::format("{:.6f}", value); }
 
 void check_metadata(const char* key, const std::string& value) {
   if (value.find_first_of("\r\n") != std::string::npos) {
-    throw std::invalid_argument(std::string("profile ") + key + " '" + value +
+    throw InputError(std::string("profile ") + key + " '" + value +
                                 "' holds a line break");
   }
 }
 
 void check_layer_name(const std::string& name) {
-  if (name.empty()) throw std::invalid_argument("a profile layer has an empty name");
+  if (name.empty()) throw InputError("a profile layer has an empty name");
   if (name.find_first_of("\r\n") != std::string::npos)
-    throw std::invalid_argument("layer name '" + name + "' holds a line break; rename the NVTX range");
+    throw InputError("layer name '" + name + "' holds a line break; rename the NVTX range");
 }
 
 }  // namespace
@@ -38,7 +39,7 @@ void write_profile_csv(std::ostream& out, const Profile& profile) {
     return l.forward_ms >= 1e-6 || l.backward_ms >= 1e-6;
   });
   if (!timed)
-    throw std::invalid_argument("no layer took 1 ns or more per iteration (forward or backward): a "
+    throw InputError("no layer took 1 ns or more per iteration (forward or backward): a "
                                 "scenario cannot use a profile without compute time");
 
   out << "# scalecast profile v1\n";

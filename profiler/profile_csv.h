@@ -8,7 +8,7 @@
 
 namespace scalecast::profiler {
 
-// Throws std::invalid_argument when a layer name cannot be written as a CSV field (it holds
+// Throws an InputError when a layer name cannot be written as a CSV field (it holds
 // a comma, quote or line break) or a metadata value holds a line break.
 void write_profile_csv(std::ostream& out, const Profile& profile);
 

@@ -17,6 +17,7 @@
 #include "profiler/mean_std.h"
 #include "profiler/torch_backward_links.h"
 #include "profiler/torch_events.h"
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/io/ranges.h"
 
@@ -91,7 +92,7 @@ class Importer {
 
   [[noreturn]] void fail(const TraceEvent& e, const std::string& key, const std::string& expected,
                          const std::string& got) const {
-    throw TraceError(trace_.path + ": " + e.pointer + key + ": expected " + expected + ", got " + got);
+    throw InputError(InputKind::file, trace_.path + ": " + e.pointer + key + ": expected " + expected + ", got " + got);
   }
 
   TraceImport run() {
@@ -116,7 +117,7 @@ class Importer {
     // Steps that overlap would give their work to one of them and leave the other's layers empty.
     for (size_t k = 1; k < steps_.size(); ++k)
       if (steps_[k].start < steps_[k - 1].end - kRoundingUs)
-        throw TraceError(trace_.path + ": " + steps_[k].pointer +
+        throw InputError(InputKind::file, trace_.path + ": " + steps_[k].pointer +
                          fmt::format("/ts: expected a ProfilerStep that starts once the one before it ends ({} ends "
                                      "at {:.3f} us), got one starting at {:.3f} us",
                                      steps_[k - 1].pointer, steps_[k - 1].end, steps_[k].start));
@@ -130,7 +131,7 @@ class Importer {
       whole.start = std::min(whole.start, events_[i].start_us);
       whole.end = std::max(whole.end, events_[i].end_us);
     }
-    if (whole.start > whole.end) throw TraceError(trace_.path + ": expected profiler events, got none");
+    if (whole.start > whole.end) throw InputError(InputKind::file, trace_.path + ": expected profiler events, got none");
     steps_.push_back(whole);
     out_.warnings.push_back(
         "no ProfilerStep ranges (call prof.step() after each iteration): the whole trace is one "
@@ -233,7 +234,7 @@ class Importer {
 
   void fill_profile() {
     if (layers_.empty())
-      throw TraceError(trace_.path +
+      throw InputError(InputKind::file, trace_.path +
                        ": expected work inside layer ranges, got none: record each module's "
                        "forward in a record_function(\"fwd:<module path>\") range (see "
                        "tests/fixtures/torch_traces/make_traces.py) or, with Kineto, pass "
@@ -246,7 +247,7 @@ class Importer {
     profile.step_s = step_us / static_cast<double>(steps_.size()) / 1e6;
     // What a profile holds is what a scenario reads back: iterations and passes of at most 1 h.
     if (!ranges::compute_time().contains(profile.step_s))
-      throw TraceError(trace_.path + ": expected ProfilerStep iterations " +
+      throw InputError(InputKind::file, trace_.path + ": expected ProfilerStep iterations " +
                        ranges::compute_time().describe() + ", got " + std::to_string(profile.step_s) +
                        " s on average (to the end of the work launched in them)");
     std::vector<double> outside;
@@ -274,7 +275,7 @@ class Importer {
       layer.backward_ms = backward.mean;
       layer.backward_std_ms = backward.std;
       if (!ranges::compute_time().contains(std::max(forward.mean, backward.mean) * 1e-3))
-        throw TraceError(trace_.path + ": layer " + quote_input(layer.name) +
+        throw InputError(InputKind::file, trace_.path + ": layer " + quote_input(layer.name) +
                          ": expected a forward and a backward pass " +
                          ranges::compute_time().describe() + " per iteration, got " +
                          std::to_string(forward.mean) + " ms and " +
@@ -323,7 +324,7 @@ class Importer {
     });
     if (!out_.shapes) return;
     if (out_.accumulate_grads > ranges::kMaxTensors)
-      throw TraceError(trace_.path + ": expected at most " + std::to_string(ranges::kMaxTensors) +
+      throw InputError(InputKind::file, trace_.path + ": expected at most " + std::to_string(ranges::kMaxTensors) +
                        " gradient tensors (AccumulateGrad calls in the first ProfilerStep), got " +
                        std::to_string(out_.accumulate_grads));
     std::map<std::string, std::vector<int64_t>> bytes_by_layer;

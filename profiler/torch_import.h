@@ -21,7 +21,7 @@ struct TraceImport {
   std::vector<std::string> warnings;
 };
 
-// Throws TraceError, naming the file and where one event is at fault its JSON pointer, when no
+// Throws an InputError, naming the file and where one event is at fault its JSON pointer, when no
 // work falls inside a layer range, a layer's name cannot be a CSV field, an iteration or a layer's
 // pass takes more than ranges::compute_time(), or recorded gradients exceed ranges::kMaxTensors
 // tensors or ranges::kMaxBytes.

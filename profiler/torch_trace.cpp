@@ -8,6 +8,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
 #include "sim/io/ranges.h"
 
@@ -158,7 +159,7 @@ json parse_once_keyed(const std::string& text, const std::string& path) {
         Frame& f = frames.back();
         f.key = parsed.get<std::string>();
         if (!f.keys.insert(f.key).second)
-          throw JsonError(path + ": " + pointer() + ": expected each key once in an object, got it twice");
+          throw InputError(InputKind::file, path + ": " + pointer() + ": expected each key once in an object, got it twice");
         break;
       }
       case json::parse_event_t::object_end:

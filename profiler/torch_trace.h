@@ -7,17 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
-
-// A trace that cannot be imported: the message names the file and, where one event is at fault,
-// its JSON pointer (/traceEvents/12/dur). Syntax errors and bad values of the events' own fields
-// are JsonErrors (sim/io/json_reader.h), also naming the file and the pointer.
-class TraceError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 // One complete ("ph": "X") event. Times in microseconds, as the trace writes them: a start in
 // [0, 1e16] (Kineto writes microseconds since the epoch or since the trace's start), a duration

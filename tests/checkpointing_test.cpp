@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "sim/io/input_error.h"
 #include "sim/memory/activation_memory.h"
 #include "sim/compute/compute_model.h"
 #include "sim/memory/memory_fit.h"
@@ -159,7 +160,7 @@ TEST(Checkpointing, ScenarioKeyTakesModesAndBooleans) {
   try {
     parse_scenario(scenario_with("partial"), "scen.yaml");
     ADD_FAILURE() << "partial was read";
-  } catch (const SourceError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("scen.yaml:5: model.activation_checkpointing: expected an activation "
                                          "checkpointing mode (one of none, full, selective"),
               std::string::npos)

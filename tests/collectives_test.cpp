@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/collectives/expansion.h"
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/pipelined_chain.h"
 #include "sim/network/link_capacities.h"
@@ -26,10 +27,10 @@ TEST(Registry, ListsEveryAlgorithmOnceAndRefusesUnknownNames) {
   std::set<std::string> names;
   for (const AllreduceAlgorithm* a : allreduce_algorithms()) EXPECT_TRUE(names.insert(a->name).second) << a->name;
   EXPECT_EQ(names, (std::set<std::string>{"ring", "tree", "halving-doubling", "hierarchical", "nccl"}));
-  EXPECT_THROW(allreduce_algorithm("rings"), std::invalid_argument);
+  EXPECT_THROW(allreduce_algorithm("rings"), InputError);
   EXPECT_EQ(find_allreduce("auto"), nullptr);
   EXPECT_NO_THROW(check_allreduce_choice("auto"));
-  EXPECT_THROW(check_allreduce_choice("butterfly"), std::invalid_argument);
+  EXPECT_THROW(check_allreduce_choice("butterfly"), InputError);
 }
 
 TEST(RingAllreduce, MatchesTheTextbookFormulaOnOneLinkClass) {
@@ -127,7 +128,7 @@ TEST(AutoAllreduce, IsTheLibrarysOwnChoice) {
   Cluster one_node = simple_cluster(1, 8);
   one_node.gpu = unknown.gpu;
   EXPECT_STREQ(choose_allreduce(link_capacities(one_node, Strategy{}), "auto", 4e3).name, "ring");
-  EXPECT_THROW(allreduce_s(many, allreduce_algorithm("nccl"), 4e3), std::invalid_argument);
+  EXPECT_THROW(allreduce_s(many, allreduce_algorithm("nccl"), 4e3), InputError);
 }
 
 TEST(AlphaBeta, FitPassesThroughTheCostAtBothEnds) {
@@ -181,7 +182,7 @@ TEST(Expansion, AllReduceTasksExpandByTheirAlgorithm) {
   t.kind = TaskKind::comm;
   t.op = CommOp::allreduce;
   t.bytes = 8e6;
-  EXPECT_THROW(expand(s, t), std::invalid_argument);  // no algorithm
+  EXPECT_THROW(expand(s, t), std::logic_error);  // no algorithm
   t.algorithm = &allreduce_algorithm("ring");
   EXPECT_EQ(expand(s, t).steps.size(), 6u);
 }

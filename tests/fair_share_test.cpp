@@ -82,11 +82,11 @@ TEST(FairShare, APerFlowCapLeavesTheRestOfTheLinkToOthers) {
 
 TEST(FairShare, FlowsThatCouldNeverEndAreRefused) {
   FairShareLinks links({1e9, 0});
-  EXPECT_THROW(links.add(0, 1e6, {{1, 1}}), std::invalid_argument);
-  EXPECT_THROW(links.add(0, 1e6, {{2, 1}}), std::invalid_argument);
-  EXPECT_THROW(links.add(0, 1e6, {}), std::invalid_argument);
-  EXPECT_THROW(links.add(0, 1e6, {{0, 0}}), std::invalid_argument);
-  EXPECT_THROW(links.add(0, 1e6, {{0, 1}}, -1), std::invalid_argument);
+  EXPECT_THROW(links.add(0, 1e6, {{1, 1}}), std::logic_error);
+  EXPECT_THROW(links.add(0, 1e6, {{2, 1}}), std::logic_error);
+  EXPECT_THROW(links.add(0, 1e6, {}), std::logic_error);
+  EXPECT_THROW(links.add(0, 1e6, {{0, 0}}), std::logic_error);
+  EXPECT_THROW(links.add(0, 1e6, {{0, 1}}, -1), std::logic_error);
   EXPECT_FALSE(links.active());
 }
 

@@ -4,6 +4,7 @@
 
 #include "fixtures.h"
 #include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 #include "sim/catalogs/mechanisms.h"
 #include "sim/schedules/schedule_builder.h"
@@ -23,7 +24,7 @@ TEST(FrameworkCosts, FtlibPaysACallAndTwoPcieCopiesPerTensor) {
   EXPECT_DOUBLE_EQ(framework_task_s(l, distml, 6e6), 150e-6);  // NCCL on GPU memory: no copies
   LinkCapacities unknown = l;
   unknown.host_copy_bandwidth = 0;
-  EXPECT_THROW(framework_task_s(unknown, ftlib, 6e6), std::invalid_argument);
+  EXPECT_THROW(framework_task_s(unknown, ftlib, 6e6), InputError);
   EXPECT_DOUBLE_EQ(framework_task_s(unknown, distml, 6e6), 150e-6);
 }
 

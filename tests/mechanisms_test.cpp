@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fixtures.h"
+#include "sim/io/input_error.h"
 #include "sim/schedules/grouping.h"
 #include "sim/catalogs/mechanisms.h"
 #include "sim/scenario/run_setup.h"
@@ -26,7 +27,7 @@ TEST(Mechanisms, NamesAreDistinctAndParseBack) {
   try {
     parse_mechanism("jitter");
     FAIL() << "an unknown mechanism was accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("known: framework-overhead"), std::string::npos) << e.what();
   }
 }
@@ -103,7 +104,7 @@ TEST(Mechanisms, AnUnknownNameInAScenarioNamesItsLine) {
   try {
     parse_scenario(testing::kBaseScenario + "switched_off: [credit, jitter]\n", "scen.yaml");
     FAIL() << "an unknown mechanism was accepted";
-  } catch (const ScenarioError& e) {
+  } catch (const InputError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("scen.yaml:15"), std::string::npos) << m;
     EXPECT_NE(m.find("jitter"), std::string::npos) << m;

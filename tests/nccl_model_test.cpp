@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/types/cluster.h"
 #include "sim/collectives/nccl_model.h"
 #include "sim/network/nccl/nccl_system.h"
@@ -106,9 +107,9 @@ TEST(NcclModel, AlgorithmAndProtocolMasksInNcclSyntax) {
   EXPECT_TRUE(e.algo[static_cast<int>(Func::broadcast)][static_cast<int>(Algo::ring)]);  // unnamed: all
   EXPECT_FALSE(e.proto[static_cast<int>(Func::all_reduce)][static_cast<int>(Proto::simple)]);
   EXPECT_EQ(chosen(hgx_h100(2, 8), Func::all_reduce, 1e9, s).algo, Algo::tree);
-  EXPECT_THROW(check_mask("ring,spiral", true), std::invalid_argument);
-  EXPECT_THROW(check_mask("allgathr:ring", true), std::invalid_argument);
-  EXPECT_THROW(check_mask("LL64", false), std::invalid_argument);
+  EXPECT_THROW(check_mask("ring,spiral", true), InputError);
+  EXPECT_THROW(check_mask("allgathr:ring", true), InputError);
+  EXPECT_THROW(check_mask("LL64", false), InputError);
   EXPECT_FALSE(valid_mask("ring,spiral", true));
   EXPECT_FALSE(valid_mask("LL64", false));
   EXPECT_TRUE(valid_mask("allreduce:tree;allgather:ring", true));
@@ -391,7 +392,7 @@ TEST(NcclVersion, AlgorithmsProtocolsAndChannelsArriveWithTheirRelease) {
   NcclSettings ll128;
   ll128.proto = "ll128";
   ll128.version = parse_nccl_version("2.14.3");
-  EXPECT_THROW(nccl_model(hgx_h100(1, 8), ll128).time(CollectiveOp::all_reduce, 1 << 20), std::invalid_argument);
+  EXPECT_THROW(nccl_model(hgx_h100(1, 8), ll128).time(CollectiveOp::all_reduce, 1 << 20), InputError);
   ll128.version = parse_nccl_version("2.16.5");
   EXPECT_NO_THROW(nccl_model(hgx_h100(1, 8), ll128).time(CollectiveOp::all_reduce, 1 << 20));
   // MAXCHANNELS: 16 in 2.4, 32 to 2.24, 64 from 2.25.

@@ -1,5 +1,6 @@
 // Output files: complete files appear under their name, together; a failure leaves none of them,
 // not even those written before it.
+#include "sim/io/input_error.h"
 #include "sim/io/output_files.h"
 
 #include <gtest/gtest.h>
@@ -41,12 +42,12 @@ TEST(OutputFiles, FailureLeavesNothing) {
   EXPECT_THROW(write_file_atomically(path.string(),
                                      [](std::ostream& out) {
                                        out << "half";
-                                       throw std::invalid_argument("bad layer name");
+                                       throw InputError("bad layer name");
                                      }),
-               std::invalid_argument);
+               InputError);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
-  EXPECT_THROW(write_file_atomically("/nonexistent-dir/x.csv", [](std::ostream&) {}), OutputError);
+  EXPECT_THROW(write_file_atomically("/nonexistent-dir/x.csv", [](std::ostream&) {}), InputError);
 }
 
 TEST(OutputFiles, AFileWrittenBeforeAFailingOneIsNotLeft) {
@@ -55,7 +56,7 @@ TEST(OutputFiles, AFileWrittenBeforeAFailingOneIsNotLeft) {
   {
     OutputFiles files;
     files.add(trace.string(), [](std::ostream& out) { out << "{}\n"; });
-    EXPECT_THROW(files.add("/nonexistent-dir/out.csv", [](std::ostream& out) { out << "rows\n"; }), OutputError);
+    EXPECT_THROW(files.add("/nonexistent-dir/out.csv", [](std::ostream& out) { out << "rows\n"; }), InputError);
   }
   EXPECT_FALSE(std::filesystem::exists(trace));
   EXPECT_FALSE(std::filesystem::exists(trace.string() + ".tmp"));
@@ -85,7 +86,7 @@ TEST(OutputFiles, APipeIsWrittenInPlaceAndAFolderRefused) {
   EXPECT_EQ(got, "through the pipe\n");
   EXPECT_TRUE(std::filesystem::is_fifo(fifo));
   EXPECT_FALSE(std::filesystem::exists(fifo.string() + ".tmp"));
-  EXPECT_THROW(write_file_atomically(scratch("").parent_path().string(), [](std::ostream&) {}), OutputError);
+  EXPECT_THROW(write_file_atomically(scratch("").parent_path().string(), [](std::ostream&) {}), InputError);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction_interval.h"
 
 namespace scalecast {
@@ -15,8 +16,8 @@ TEST(PredictionInterval, NormalQuantileMatchesTables) {
   EXPECT_NEAR(normal_quantile(0.95), 1.6448536, 1e-6);
   EXPECT_NEAR(normal_quantile(0.975), 1.9599640, 1e-6);
   EXPECT_NEAR(normal_quantile(0.05), -1.6448536, 1e-6);
-  EXPECT_THROW(normal_quantile(0), std::invalid_argument);
-  EXPECT_THROW(normal_quantile(1), std::invalid_argument);
+  EXPECT_THROW(normal_quantile(0), std::logic_error);
+  EXPECT_THROW(normal_quantile(1), std::logic_error);
 }
 
 TEST(PredictionInterval, FactorsAreSymmetricInLogAndGrowWithTheLevel) {
@@ -26,8 +27,8 @@ TEST(PredictionInterval, FactorsAreSymmetricInLogAndGrowWithTheLevel) {
   EXPECT_LT(f90.low, f50.low);
   EXPECT_GT(f90.high, f50.high);
   EXPECT_NEAR(std::log(f90.high), 1.6448536 * u.sigma(), 1e-6);
-  EXPECT_THROW(interval_factors(u, 100), std::invalid_argument);
-  EXPECT_THROW(interval_factors(u, 0), std::invalid_argument);
+  EXPECT_THROW(interval_factors(u, 100), std::logic_error);
+  EXPECT_THROW(interval_factors(u, 0), std::logic_error);
 }
 
 TEST(PredictionInterval, CalibrationNarrowsOnlyTheTransportPart) {
@@ -43,7 +44,7 @@ TEST(PredictionInterval, SpreadReadBackFromHeldOutPercentiles) {
   const double z = normal_quantile(0.95);
   EXPECT_NEAR(sigma_from_p05_p95(std::exp(-z * sigma), std::exp(z * sigma)), sigma, 1e-9);
   EXPECT_NEAR(sigma_from_p05_p95(1, 1), 0, 1e-12);
-  EXPECT_THROW(sigma_from_p05_p95(1.2, 1.1), std::invalid_argument);
+  EXPECT_THROW(sigma_from_p05_p95(1.2, 1.1), InputError);
 }
 
 TEST(PredictionInterval, CoversTheClaimedShareOfLogNormalErrors) {

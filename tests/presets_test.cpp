@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "sim/backends/analytical/analytical_backend.h"
 #include "sim/compute/compute_model.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/run_setup.h"
 #include "sim/scenario/scenario.h"
 #include "sim/schedules/schedule_builder.h"
@@ -40,7 +41,7 @@ TEST(Presets, NamesAndErrors) {
                            "bsp-ps", "wfbp-ps", "bytescheduler-ps", "bytescheduler-mxnet-ps", "ddp",
                            "horovod", "dataparallel", "distml-allreduce", "ftlib-allreduce"})
     EXPECT_TRUE(has_preset(name)) << name;
-  EXPECT_THROW(make_preset("gossip"), std::invalid_argument);
+  EXPECT_THROW(make_preset("gossip"), InputError);
   const Strategy bs = make_preset("bytescheduler-allreduce");
   EXPECT_EQ(bs.partition_parameters, 4000000);
   EXPECT_EQ(bs.credit_parameters, 16000000);

@@ -13,6 +13,7 @@
 #include "sim/catalogs/gpu_catalog.h"
 #include "sim/catalogs/nic_catalog.h"
 #include "sim/catalogs/price_catalog.h"
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast {
@@ -115,7 +116,7 @@ TEST(PriceCatalog, AKnownGpuGetsTheCheapestOfEachProvidersNewestPrice) {
 
 TEST(PriceCatalog, PricingNamesRoundTrip) {
   for (const std::string& name : pricing_names()) EXPECT_EQ(to_string(parse_pricing(name)), name);
-  EXPECT_THROW(parse_pricing("monthly"), std::invalid_argument);
+  EXPECT_THROW(parse_pricing("monthly"), InputError);
   EXPECT_EQ(price_providers().size(), 6u);  // Nebius's one row (an H100 of unstated variant) is left out
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
@@ -35,7 +36,7 @@ void expect_error(const std::string& text, const std::string& prefix) {
   try {
     parse_profile_csv(text, "p.csv", 4);
     FAIL() << "accepted: " << text;
-  } catch (const ProfileError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
   }

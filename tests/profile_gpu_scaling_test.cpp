@@ -13,6 +13,7 @@
 #include "sim/formats/profile_csv.h"
 #include "sim/compute/profile_gpu_scaling.h"
 #include "sim/compute/profile_zoo_match.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
 
@@ -126,7 +127,7 @@ BuiltWorkload scaled_build(const std::string& profile, const std::string& yaml) 
 std::string scaling_error_of(const std::string& profile, const std::string& yaml) {
   try {
     scaled_build(profile, yaml);
-  } catch (const ProfileError& e) {
+  } catch (const InputError& e) {
     const std::string what = e.what();
     return what.substr(what.find("p.csv:"));
   }

@@ -8,6 +8,7 @@
 #include "sim/compute/compute_model.h"
 #include "sim/catalogs/gpu_catalog.h"
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/workload_builder.h"
 
 namespace scalecast {
@@ -47,7 +48,7 @@ BuiltWorkload built(const std::string& profile, const std::string& scenario = kS
 std::string error_of(const std::string& profile, const std::string& scenario = kScenario) {
   try {
     built(profile, scenario);
-  } catch (const ProfileError& e) {
+  } catch (const InputError& e) {
     const std::string what = e.what();
     return what.substr(what.find("p.csv:"));  // without the temporary folder
   }

@@ -1,5 +1,6 @@
 // A run's setup: the method's preset under the scenario's strategy settings, and the nodes a GPU
 // count takes.
+#include "sim/io/input_error.h"
 #include "sim/scenario/run_setup.h"
 
 #include <gtest/gtest.h>
@@ -39,7 +40,7 @@ TEST(RunSetup, StrategyForAppliesOverrides) {
   EXPECT_EQ(plain.algorithm, horovod.algorithm);
   EXPECT_DOUBLE_EQ(plain.bucket_bytes, horovod.bucket_bytes);
   EXPECT_DOUBLE_EQ(plain.call_overhead_s, horovod.call_overhead_s);
-  EXPECT_THROW(strategy_for(s, "no-such-method"), std::invalid_argument);
+  EXPECT_THROW(strategy_for(s, "no-such-method"), InputError);
 }
 
 TEST(RunSetup, NodesFor) {
@@ -50,8 +51,8 @@ TEST(RunSetup, NodesFor) {
   EXPECT_EQ(nodes_for(c, 4), 1);
   EXPECT_EQ(nodes_for(c, 8), 2);
   EXPECT_EQ(nodes_for(c, 32), 8);
-  EXPECT_THROW(nodes_for(c, 6), std::invalid_argument);
-  EXPECT_THROW(nodes_for(c, 0), std::invalid_argument);
+  EXPECT_THROW(nodes_for(c, 6), InputError);
+  EXPECT_THROW(nodes_for(c, 0), InputError);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "sim/io/units.h"
 
@@ -74,11 +75,11 @@ std::string replaced(const std::string& from, const std::string& to) {
   return text.replace(at, from.size(), to);
 }
 
-// The message of the ScenarioError that parsing throws (empty if it does not throw).
+// The message of the InputError that parsing throws (empty if it does not throw).
 std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
   try {
     parse_scenario(text, "scen.yaml", sets);
-  } catch (const ScenarioError& e) {
+  } catch (const InputError& e) {
     return e.what();
   }
   return "";
@@ -207,17 +208,17 @@ TEST(Scenario, TransportValuesRefuseWhatABuiltClusterCannotTake) {
         {
           try {
             with_transport_values(base, o, "cal.yaml");
-          } catch (const ScenarioError& e) {
+          } catch (const InputError& e) {
             EXPECT_NE(std::string(e.what()).find("cal.yaml " + key + ": expected one of the keys"), std::string::npos)
                 << e.what();
             throw;
           }
         },
-        ScenarioError);
+        InputError);
   }
   ScenarioOverrides bad;
   bad.sets.push_back({"cluster.network.latency=5xs", "cal.yaml"});
-  EXPECT_THROW(with_transport_values(base, bad, "cal.yaml"), ScenarioError);
+  EXPECT_THROW(with_transport_values(base, bad, "cal.yaml"), InputError);
 }
 
 TEST(Scenario, SharedCoresAndMessageOverhead) {
@@ -227,8 +228,8 @@ TEST(Scenario, SharedCoresAndMessageOverhead) {
   const Scenario plain = parse_scenario(kBase, "scen.yaml");
   EXPECT_EQ(plain.cluster.shared_cores, 0);
   EXPECT_EQ(plain.cluster.net.message_overhead_s, 0);
-  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=0"}), ScenarioError);
-  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.network.message_overhead=30"}), ScenarioError);
+  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=0"}), InputError);
+  EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.network.message_overhead=30"}), InputError);
 }
 
 TEST(Scenario, GpuDirectAndHostStaging) {
@@ -253,8 +254,8 @@ TEST(Scenario, SocketThreadsAndHostCopiedEfa) {
   EXPECT_EQ(pod.cluster.net.socket_threads, 0);
   EXPECT_EQ(pod.cluster.net.streams, 0);  // as NCCL opens them (library_sockets)
   const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
-  EXPECT_THROW(parse_scenario(rdma, "s.yaml", {"cluster.network.socket_threads=2"}), ScenarioError);
-  EXPECT_THROW(parse_scenario(kBase, "s.yaml", {"cluster.network.socket_threads=17"}), ScenarioError);
+  EXPECT_THROW(parse_scenario(rdma, "s.yaml", {"cluster.network.socket_threads=2"}), InputError);
+  EXPECT_THROW(parse_scenario(kBase, "s.yaml", {"cluster.network.socket_threads=17"}), InputError);
   // EFA without device RDMA: one core copies each received packet out of libfabric's buffers.
   const std::string efa = replaced("    transport: tcp", "    transport: efa");
   EXPECT_EQ(parse_scenario(efa, "s.yaml").cluster.net.stream_bandwidth, 0);
@@ -303,7 +304,7 @@ TEST(Scenario, MissingFileNamesThePath) {
   try {
     load_scenario(path);
     FAIL() << "no error";
-  } catch (const ScenarioError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
   }
@@ -316,7 +317,7 @@ TEST(Scenario, LoadedFileErrorsNameTheFile) {
   try {
     load_scenario(path);
     FAIL() << "no error";
-  } catch (const ScenarioError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(path + ":11: cluster.network.bandwidth: ", 0), 0u)
         << e.what();
   }

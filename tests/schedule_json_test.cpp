@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "fixtures.h"
+#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 #include "sim/schedules/schedule_builder.h"
 #include "sim/formats/schedule_json.h"
@@ -108,7 +109,7 @@ TEST(ScheduleJson, KeepsNcclSettingsAndReadsFilesWithout) {
   before_fill["strategy"]["nccl"].erase("pipeline_fill");
   EXPECT_TRUE(schedule_from_json(before_fill, "before.json").strategy.nccl.pipeline_fill);
   j["strategy"]["nccl"]["proto"] = "LL129";
-  EXPECT_THROW(schedule_from_json(j, "bad.json"), ScheduleError);
+  EXPECT_THROW(schedule_from_json(j, "bad.json"), InputError);
   j["strategy"].erase("nccl");
   const collectives::nccl::NcclSettings defaults;
   const Schedule old = schedule_from_json(j, "old.json");
@@ -123,7 +124,7 @@ void expect_refused(const std::function<void(nlohmann::json&)>& corrupt, const s
   try {
     schedule_from_json(j, "bad.json");
     FAIL() << "accepted a schedule that should be refused (" << fragment << ")";
-  } catch (const ScheduleError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
   }
@@ -191,13 +192,13 @@ TEST(ScheduleJson, NumbersTooLargeForADoubleNameTheFile) {
   try {
     read_schedule_file(path);
     FAIL() << "accepted 1e999";
-  } catch (const ScheduleError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path + ": expected valid JSON, got number overflow parsing '1e999'");
   }
 }
 
 TEST(ScheduleJson, UnreadableFileIsAnError) {
-  EXPECT_THROW(read_schedule_file("/nonexistent/schedule.json"), ScheduleError);
+  EXPECT_THROW(read_schedule_file("/nonexistent/schedule.json"), InputError);
 }
 
 }  // namespace

@@ -163,9 +163,9 @@ TEST(SchedulingPolicy, RefusesWhatADriverMustNeverDo) {
   EXPECT_THROW(p.follow(0), std::logic_error);     // this policy decides its channel
   Schedule bad = s;
   bad.tasks[1].deps = {7};
-  EXPECT_THROW(SchedulingPolicy{bad}, std::invalid_argument);
+  EXPECT_THROW(SchedulingPolicy{bad}, std::logic_error);
   bad.tasks[1].deps = {1};
-  EXPECT_THROW(SchedulingPolicy{bad}, std::invalid_argument);
+  EXPECT_THROW(SchedulingPolicy{bad}, std::logic_error);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "sim/collectives/collective_ops.h"
 #include "sim/collectives/expansion.h"
 #include "sim/collectives/group_collectives.h"
+#include "sim/io/input_error.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/schedules/schedule_builder.h"
 #include "sim/formats/schedule_json.h"
@@ -190,8 +191,8 @@ TEST(GroupCollectives, TimesFollowTheModelOfTheirGroup) {
   EXPECT_LT(node, all);  // inside the node, over the fabric only
   const double rail = collectives::group_collective_s(l, CommOp::allreduce, CommGroup::rail, bytes / 8, "auto");
   EXPECT_GT(rail, 0);
-  EXPECT_THROW(collectives::group_collective_s(l, CommOp::all_gather, CommGroup::rail, bytes, "auto"), std::invalid_argument);
-  EXPECT_THROW(collectives::group_collective_s(l, CommOp::push, CommGroup::all, bytes, "auto"), std::invalid_argument);
+  EXPECT_THROW(collectives::group_collective_s(l, CommOp::all_gather, CommGroup::rail, bytes, "auto"), std::logic_error);
+  EXPECT_THROW(collectives::group_collective_s(l, CommOp::push, CommGroup::all, bytes, "auto"), std::logic_error);
 }
 
 TEST(GroupCollectives, RingsMoveWhatTheyShould) {

@@ -7,6 +7,7 @@
 
 #include "fixtures.h"
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 #include "sim/scenario/scenario.h"
 #include "sim/types/size_curve.h"
@@ -25,10 +26,10 @@ TEST(SizeCurve, InterpolatesInLogSizeAndIsFlatOutside) {
 }
 
 TEST(SizeCurve, RefusesMalformedAnchors) {
-  EXPECT_THROW(SizeCurve({{0, 0.5}}), std::invalid_argument);
-  EXPECT_THROW(SizeCurve({{1e3, 0}}), std::invalid_argument);
-  EXPECT_THROW(SizeCurve({{1e3, 1.5}}), std::invalid_argument);
-  EXPECT_THROW(SizeCurve({{1e3, 0.5}, {1e3, 0.6}}), std::invalid_argument);
+  EXPECT_THROW(SizeCurve({{0, 0.5}}), InputError);
+  EXPECT_THROW(SizeCurve({{1e3, 0}}), InputError);
+  EXPECT_THROW(SizeCurve({{1e3, 1.5}}), InputError);
+  EXPECT_THROW(SizeCurve({{1e3, 0.5}, {1e3, 0.6}}), InputError);
 }
 
 TEST(SizeCurve, SlowsEachRingStepByTheStepsOwnSize) {
@@ -57,7 +58,7 @@ TEST(SizeCurve, ReadFromTheScenario) {
                               "  network: {bandwidth: 10Gbps, transport: tcp, bandwidth_by_size: {16KiB: 1.4}}\n"
                               "methods: [wfbp-allreduce]\ngpus: [2]\n",
                               "t.yaml"),
-               ScenarioError);
+               InputError);
 }
 
 }  // namespace

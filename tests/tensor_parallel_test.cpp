@@ -95,9 +95,9 @@ TEST(TensorParallel, MemoryDividesTheStateAndTheActivations) {
 TEST(TensorParallel, RefusesWhatItCannotSplit) {
   const Scenario resnet = parse_scenario(testing::kBaseScenario, "r.yaml");
   EXPECT_THROW(tensor_parallel_run(build_workload(resnet).workload, sized_for(resnet.cluster, 4), tp(2, false), 4),
-               std::invalid_argument);
+               InputError);
   const Scenario s = llama({"strategy.tensor_parallel=2"});
-  EXPECT_THROW(strategy_for(s, "wfbp-ps"), std::invalid_argument);
+  EXPECT_THROW(strategy_for(s, "wfbp-ps"), InputError);
   EXPECT_THROW(llama({"strategy.tensor_parallel=3"}), InputError);
   EXPECT_THROW(llama({"strategy.tensor_parallel=16"}), InputError);
 }

@@ -6,6 +6,7 @@
 
 #include "fixtures.h"
 #include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction.h"
 #include "sim/schedules/schedule_builder.h"
 
@@ -36,7 +37,7 @@ TEST(WorkEstimate, ARunBeyondTheLimitsIsRefusedWithItsFigures) {
   try {
     check_work(estimate_schedule(w, testing::simple_cluster(2, 2), s, 5), {}, "wfbp-ps on 4 GPUs");
     FAIL() << "a 1 B partition was accepted";
-  } catch (const WorkLimitError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "wfbp-ps on 4 GPUs: about 4e+09 events (5 iterations x (9 compute + 8e+08 communication tasks)), "
               "more than the limit of 1e+09; raise it with --max-events N");
@@ -45,7 +46,7 @@ TEST(WorkEstimate, ARunBeyondTheLimitsIsRefusedWithItsFigures) {
   small.max_memory_bytes = 1e6;
   EXPECT_THROW(check_work(estimate_schedule(w, testing::simple_cluster(2, 2), make_preset("wfbp-ps"), 1000), small,
                           "x"),
-               WorkLimitError);
+               InputError);
 }
 
 TEST(WorkEstimate, ParameterServersCostEveryLinkPerFlow) {

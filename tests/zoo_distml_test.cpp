@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 
 namespace scalecast::zoo {
@@ -55,7 +56,7 @@ TEST(ZooDistml, ResNet18HalvesGradientsInFp16) {
 }
 
 TEST(ZooDistml, RejectsOtherDepths) {
-  EXPECT_THROW(build_distml_resnet(34, ModelOptions{}), std::invalid_argument);
+  EXPECT_THROW(build_distml_resnet(34, ModelOptions{}), InputError);
 }
 
 }  // namespace

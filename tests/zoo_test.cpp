@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/layers.h"
 #include "sim/zoo/zoo.h"
 
@@ -196,8 +197,8 @@ TEST(Zoo, BertSeqLenChangesFlopsNotParameters) {
   const double first_token = 2 * 768 * 768 + 768 * kTanhFlopsPerElement + 768 + 2 * 768 * 2 + 2;
   const double f128 = forward_flops(short_seq), f256 = forward_flops(long_seq);
   EXPECT_NEAR(f256 - 2 * f128, quadratic - first_token, 1e-9 * f256);
-  EXPECT_THROW(build_model("bert-base", bert_options(513, 30528)), std::invalid_argument);
-  EXPECT_THROW(build_model("bert-base", bert_options(0, 30528)), std::invalid_argument);
+  EXPECT_THROW(build_model("bert-base", bert_options(513, 30528)), InputError);
+  EXPECT_THROW(build_model("bert-base", bert_options(0, 30528)), InputError);
 }
 
 TEST(Zoo, ImageSizeChangesCnnFlopsNotParameters) {
@@ -213,7 +214,7 @@ TEST(Zoo, ImageSizeChangesCnnFlopsNotParameters) {
   EXPECT_EQ(build_model("resnet50", classes).parameters(), 25'557'032 - 990 * (2048 + 1));
   ModelOptions tiny;
   tiny.image_size = 16;
-  EXPECT_THROW(build_model("vgg16", tiny), std::invalid_argument);
+  EXPECT_THROW(build_model("vgg16", tiny), InputError);
 }
 
 TEST(Zoo, DistmlModelsAreFixedToMnist) {
@@ -227,8 +228,8 @@ TEST(Zoo, UnknownModelThrowsListingKnownNames) {
   EXPECT_FALSE(has_model("resnet-50"));
   try {
     build_model("resnet-50", ModelOptions{});
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& error) {
+    FAIL() << "expected InputError";
+  } catch (const InputError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find("resnet-50"), std::string::npos);
     for (const Expected& e : kExpected) EXPECT_NE(message.find(e.name), std::string::npos);

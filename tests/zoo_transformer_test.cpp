@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::zoo {
@@ -108,11 +109,11 @@ TEST(ZooTransformers, Llama2ForwardFlopsPerToken) {
 }
 
 TEST(ZooTransformers, BadShapesThrow) {
-  EXPECT_THROW(build_model("gpt", ModelOptions{}), std::invalid_argument);
-  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 0, 0, {}})), std::invalid_argument);
-  EXPECT_THROW(build_model("gpt", by_shape({2, 250, 4, 0, 0, {}})), std::invalid_argument);
-  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 3, 688, {}})), std::invalid_argument);
-  EXPECT_THROW(build_model("gpt2", by_shape({}, 1025)), std::invalid_argument);
+  EXPECT_THROW(build_model("gpt", ModelOptions{}), InputError);
+  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 0, 0, {}})), InputError);
+  EXPECT_THROW(build_model("gpt", by_shape({2, 250, 4, 0, 0, {}})), InputError);
+  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 3, 688, {}})), InputError);
+  EXPECT_THROW(build_model("gpt2", by_shape({}, 1025)), InputError);
   EXPECT_NO_THROW(build_model("llama2-7b", by_shape({}, 4096)));
 }
 

@@ -1,5 +1,6 @@
 // Runs the ablation (one validation per mechanism switched off, through the scenario key
 // switched_off) and renders it as a text table, CSV or a Markdown section of the report.
+#include "sim/io/input_error.h"
 #include "validation/ablation.h"
 
 #include <fmt/format.h>
@@ -114,7 +115,7 @@ void write_ablation(std::ostream& out, const Ablation& a, const std::string& for
         out << row[0] << ',' << g.headers[i] << ',' << g.units[i] << ',' << row[i] << ',' << a.backend << '\n';
     return;
   }
-  if (format != "table") throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+  if (format != "table") throw InputError("unknown format '" + format + "' (known: table, csv)");
   out << "\nablation: each mechanism switched off in turn (backend " << a.backend
       << "; ranking: zero-shot, share of method pairs in the measured order; nccl-tests: mean over "
          "clusters)\n";

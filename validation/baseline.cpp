@@ -7,7 +7,7 @@
 
 #include "sim/report/text_table.h"
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 #include "validation/summary.h"
 
 namespace scalecast::validation {
@@ -49,7 +49,7 @@ void require_figures(const std::vector<BaselineEntry>& baseline, const std::stri
   for (const auto& e : baseline)
     for (Mode m : modes)
       if (e.backend == backend && e.mode == to_string(m)) return;
-  throw DataError(path + ": expected figures for backend " + backend +
+  throw InputError(InputKind::file, path + ": expected figures for backend " + backend +
                   " and the modes run, got none");
 }
 

@@ -21,7 +21,7 @@ std::vector<BaselineEntry> read_baseline(const std::string& path);
 // The gate figures of this run (zero-shot on all rows, calibrated on held-out rows).
 void write_baseline(std::ostream& out, const ValidationResult& v);
 
-// Throws DataError unless the baseline has a figure for this backend and one of the modes, so a
+// Throws an InputError unless the baseline has a figure for this backend and one of the modes, so a
 // check that could compare nothing fails before the run.
 void require_figures(const std::vector<BaselineEntry>& baseline, const std::string& backend,
                      const std::vector<Mode>& modes, const std::string& path);

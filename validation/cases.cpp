@@ -5,13 +5,12 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-
 #include "sim/scenario/run_setup.h"
 #include "sim/types/strategy.h"
 #include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -54,21 +53,21 @@ Case make_case(const MeasuredRow& row, const TestbedMap& testbeds, const Scenari
   c.scenario = load_scenario(path, overrides);
   const Scenario& s = c.scenario;
   if (s.model.batch_per_gpu != row.batch_per_gpu)
-    throw DataError(where(row) + ": batch_per_gpu: expected " +
+    throw InputError(InputKind::file, where(row) + ": batch_per_gpu: expected " +
                     std::to_string(s.model.batch_per_gpu) + " as in " + path + ", got " +
                     std::to_string(row.batch_per_gpu));
   if (row.words_per_sample > 0 && row.words_per_sample != s.model.options.seq_len)
-    throw DataError(where(row) + ": note: expected sentence length " +
+    throw InputError(InputKind::file, where(row) + ": note: expected sentence length " +
                     std::to_string(s.model.options.seq_len) + " as in " + path + ", got " +
                     std::to_string(row.words_per_sample));
   int nodes = 0;
   try {
     nodes = nodes_for(s.cluster, row.gpus);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     return not_expressible(path, e.what());
   }
   if (row.nodes > 0 && row.nodes != nodes)
-    throw DataError(where(row) + ": nodes: expected " + std::to_string(nodes) + " (" +
+    throw InputError(InputKind::file, where(row) + ": nodes: expected " + std::to_string(nodes) + " (" +
                     std::to_string(row.gpus) + " GPUs on nodes of " +
                     std::to_string(s.cluster.gpus_per_node) + " in " + path + "), got " +
                     std::to_string(row.nodes));

@@ -22,7 +22,7 @@ struct Case {
 
 // Builds the case of one row. A row the model cannot express (a model the zoo lacks, a method
 // without a preset, a GPU count the nodes cannot hold) comes back with its reason; a row that
-// contradicts its scenario (batch, sentence length, published node count) throws DataError.
+// contradicts its scenario (batch, sentence length, published node count) throws an InputError.
 // `cluster`: overrides of every scenario (a calibrated cluster file's values).
 Case make_case(const MeasuredRow& row, const TestbedMap& testbeds, const ScenarioOverrides& cluster = {});
 std::vector<Case> make_cases(const std::vector<MeasuredRow>& rows, const TestbedMap& testbeds,

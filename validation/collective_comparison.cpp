@@ -15,15 +15,13 @@ namespace scalecast::validation {
 CollectiveComparison compare_collective(const Scenario& s, const calibration::NcclTestsOutput& m, int gpus, int nodes,
                                         int gpus_per_thread) {
   if (m.ranks > 0 && gpus > 0 && m.ranks != gpus)
-    throw InputError(m.source + ": its device lines name " + std::to_string(m.ranks) + " ranks, expected " +
-                         std::to_string(gpus),
-                     true);
+    throw InputError(InputKind::file, m.source + ": its device lines name " + std::to_string(m.ranks) + " ranks, expected " +
+                         std::to_string(gpus));
   if (gpus == 0) gpus = m.ranks;
   if (gpus == 0) {
     if (s.gpus.size() != 1)
-      throw InputError(s.path + ": gpus: expected the run's GPU count (the output has no device lines), got " +
-                           std::to_string(s.gpus.size()) + " counts",
-                       true);
+      throw InputError(InputKind::file, s.path + ": gpus: expected the run's GPU count (the output has no device lines), got " +
+                           std::to_string(s.gpus.size()) + " counts");
     gpus = s.gpus.front();
   }
   if (nodes == 0) nodes = m.nodes;

@@ -8,7 +8,7 @@
 
 #include "sim/io/csv.h"
 #include "sim/report/text_table.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 
@@ -31,7 +31,7 @@ CollectiveValidation validate_collectives(const std::string& data, std::ostream&
     if (!run.gate() && !run.role.starts_with("setup: ")) r.fail("role", "gate, or 'setup: ' and why the run is left out");
     try {
       run.op = collectives::parse_collective_op(r.non_empty("op"));
-    } catch (const std::invalid_argument&) {
+    } catch (const InputError&) {
       r.fail("op", "an nccl-tests operation (all_reduce, all_gather, ...)");
     }
     const int gpus = r.integer("gpus", 1, ranges::kMaxGpus), nodes = r.integer("nodes", 1, ranges::kMaxGpus);

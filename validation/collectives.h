@@ -28,7 +28,7 @@ struct CollectiveValidation {
   std::vector<ClusterRun> clusters;
 };
 
-// Empty when the data folder has no nccl-tests/clusters.csv. Throws DataError / SourceError
+// Empty when the data folder has no nccl-tests/clusters.csv. Throws an InputError
 // naming the file and line of anything it cannot read.
 CollectiveValidation validate_collectives(const std::string& data, std::ostream& progress,
                                           const ScenarioOverrides& cluster = {});

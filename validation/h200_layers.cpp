@@ -14,7 +14,7 @@
 #include "sim/report/text_table.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_builder.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -79,12 +79,12 @@ H200ModelCheck check_model(const Measured& m, const std::string& folder, const n
   c.profile = m.profile;
   const Profile profile = read_profile_csv(folder + "/" + m.profile, 4);
   if (!profile.metadata.count("batch_per_gpu"))
-    throw DataError(profile.path + ": batch_per_gpu: expected the profiled batch, got none");
+    throw InputError(InputKind::file, profile.path + ": batch_per_gpu: expected the profiled batch, got none");
   c.batch = profile.workload.batch_per_gpu;
   const JsonReader times(steps, folder + "/torch-step-times.json");
   const JsonReader run = times.require(m.model);
   if (run.require("batch").integer(1, 1 << 20) != c.batch)
-    throw DataError(folder + "/torch-step-times.json: /" + c.model + "/batch: expected " + std::to_string(c.batch) +
+    throw InputError(InputKind::file, folder + "/torch-step-times.json: /" + c.model + "/batch: expected " + std::to_string(c.batch) +
                     " (the batch of " + m.profile + "), got " + run.require("batch").value().dump());
   const JsonReader modes = run.require("modes");
   c.measured_step_s = modes.require("plain").require("step_ms_mean").number(Bound::between(1e-6, 1e9)) / 1e3;

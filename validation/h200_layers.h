@@ -38,8 +38,8 @@ struct H200Check {
   std::vector<H200ModelCheck> models;
 };
 
-// Reads `folder`'s profiles and torch-step-times.json. Throws DataError (or the profile's or
-// JSON file's own error) naming the file when one is malformed or contradicts the other.
+// Reads `folder`'s profiles and torch-step-times.json. Throws an InputError naming the file
+// when one is malformed or contradicts the other.
 H200Check check_h200(const std::string& folder);
 
 void write_h200_summary(std::ostream& out, const H200Check& v);

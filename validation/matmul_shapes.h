@@ -33,7 +33,7 @@ struct MatmulShapeValidation {
   std::map<std::string, MatmulShapeGroup> groups() const;
 };
 
-// Reads `folder`/xla-default-matmul-table.csv. Throws CsvError naming the file and line of a
+// Reads `folder`/xla-default-matmul-table.csv. Throws an InputError naming the file and line of a
 // malformed row.
 MatmulShapeValidation validate_matmul_shapes(const std::string& folder);
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -84,26 +84,26 @@ std::vector<MeasuredRow> read_measured_table(const std::string& path) {
   const std::string table = fs::path(path).stem().string();
   const bool ddl = csv.has_columns(kDdlColumns);
   if (!ddl && !csv.has_columns(kDistmlColumns))
-    throw DataError(path + ":1: expected the columns of a ddl-benchmarks table (model, network, " +
+    throw InputError(InputKind::file, path + ":1: expected the columns of a ddl-benchmarks table (model, network, " +
                     "stddev, ...) or a distml table (testbed, unit, note, ...), got neither");
   std::vector<MeasuredRow> rows;
   for (const CsvRecord& r : csv.records())
     rows.push_back(ddl ? read_ddl(r, table) : read_distml(r, table));
-  if (rows.empty()) throw DataError(path + ": expected measured rows, got none");
+  if (rows.empty()) throw InputError(InputKind::file, path + ": expected measured rows, got none");
   return rows;
 }
 
 std::vector<MeasuredRow> read_measurements(const std::string& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    throw DataError(folder + ": expected a folder of measured tables, got no such folder");
+    throw InputError(InputKind::file, folder + ": expected a folder of measured tables, got no such folder");
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(folder)) {
     const fs::path& p = entry.path();
     if (p.extension() == ".csv" && p.filename() != "testbeds.csv") files.push_back(p.string());
   }
   std::sort(files.begin(), files.end());
-  if (files.empty()) throw DataError(folder + ": expected measured tables (*.csv), got none");
+  if (files.empty()) throw InputError(InputKind::file, folder + ": expected measured tables (*.csv), got none");
   std::vector<MeasuredRow> rows;
   for (const auto& f : files) {
     auto table = read_measured_table(f);

@@ -32,7 +32,7 @@ std::vector<GroupError> group_errors(const std::vector<Point>& points, const std
     if (column == "network") return p.network;
     if (column == "model") return p.model;
     if (column == "method") return p.method;
-    throw std::invalid_argument("group_errors: unknown column '" + column + "'");
+    throw std::logic_error("group_errors: unknown column '" + column + "'");
   };
   std::vector<GroupError> out;
   std::vector<std::vector<std::size_t>> members;

@@ -1,5 +1,6 @@
 // Runs the validation: cases from the data folder, zero-shot predictions with each scenario as
 // written, then per-network fits on the calibration subset and predictions with their constants.
+#include "sim/io/input_error.h"
 #include "validation/runner.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 
 #include "sim/backends/backend_registry.h"
 #include "sim/prediction/prediction.h"
-#include "validation/data_error.h"
 #include "validation/shard_results.h"
 
 namespace scalecast::validation {
@@ -27,7 +27,7 @@ RowPrediction predict_case(const MeasuredRow& row, const Case& c, const Cluster&
     return {true,
             predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
   } catch (const InputError& e) {
-    throw DataError(where + e.what());  // a row too large to predict: bad input, exit code 2
+    throw InputError(InputKind::file, where + e.what());  // a row too large to predict: bad input, exit code 2
   } catch (const std::exception& e) {
     throw std::runtime_error(where + e.what());
   }
@@ -44,7 +44,7 @@ std::string to_string(Mode mode) { return mode == Mode::zero_shot ? "zero-shot" 
 Mode parse_mode(const std::string& text) {
   if (text == "zero-shot") return Mode::zero_shot;
   if (text == "calibrated") return Mode::calibrated;
-  throw std::invalid_argument("unknown mode '" + text + "' (known: zero-shot, calibrated, both)");
+  throw InputError("unknown mode '" + text + "' (known: zero-shot, calibrated, both)");
 }
 
 bool ValidationResult::ran(Mode mode) const {

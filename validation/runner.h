@@ -18,7 +18,7 @@ namespace scalecast::validation {
 
 enum class Mode { zero_shot, calibrated };
 std::string to_string(Mode mode);          // "zero-shot", "calibrated"
-Mode parse_mode(const std::string& text);  // throws std::invalid_argument
+Mode parse_mode(const std::string& text);  // throws an InputError
 
 struct RowPrediction {
   bool predicted = false;  // false: the row is not expressible (Case::reason says why)
@@ -71,7 +71,7 @@ struct ValidationResult {
   std::vector<std::size_t> not_expressible() const;
 };
 
-// Progress lines go to `progress`. Throws DataError / ScenarioError for bad inputs.
+// Progress lines go to `progress`. Throws an InputError for bad inputs.
 ValidationResult run_validation(const ValidationOptions& options, std::ostream& progress);
 
 }  // namespace scalecast::validation

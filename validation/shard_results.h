@@ -19,7 +19,7 @@ RowPrediction read_row_prediction(const JsonReader& json);
 // calibrated predictions of the group's rows, as (row index, prediction).
 nlohmann::json group_json(const GroupFit& group, const std::vector<std::pair<std::size_t, RowPrediction>>& calibrated);
 // Fills `planned` (plan_group's) with the fit read back; returns the calibrated predictions.
-// Throws JsonError where the part does not match the plan (other parameters or rows).
+// Throws an InputError where the part does not match the plan (other parameters or rows).
 std::vector<std::pair<std::size_t, RowPrediction>> read_group(const JsonReader& json, GroupFit& planned,
                                                               std::size_t rows);
 

@@ -1,5 +1,6 @@
 // Each expressible row's scenario predicted by the analytical backend: throughput (sequences/s over all GPUs) times
 // the sequence length over the GPUs is tokens/s per GPU; errors grouped, every row listed for report.md.
+#include "sim/io/input_error.h"
 #include "validation/sharded_training.h"
 
 #include <algorithm>
@@ -17,7 +18,6 @@
 #include "sim/scenario/run_setup.h"
 #include "sim/scenario/scenario.h"
 #include "sim/io/units.h"
-#include "validation/data_error.h"
 
 namespace scalecast::validation {
 namespace {
@@ -35,10 +35,9 @@ void predict_row(ShardedCase& c, const Backend& backend, const std::string& file
     const MemoryFit fit = memory_fit(s, w.workload, state_sharding(strategy, sized_for(s.cluster, s.gpus.front())));
     c.memory_gib = fit.needed_bytes() / units::kGiB;
     c.refused = !fit.fits();
-  } catch (const ScenarioError&) {
-    throw;  // names the row already
   } catch (const InputError& e) {
-    throw DataError(where + " (" + r.source + ", " + r.model + "): " + e.what());
+    if (e.names_its_source()) throw;  // the scenario's own errors name the row already
+    throw InputError(InputKind::file, where + " (" + r.source + ", " + r.model + "): " + e.what());
   } catch (const std::exception& e) {
     throw std::runtime_error(where + " (" + r.source + ", " + r.model + "): " + e.what());
   }
@@ -51,7 +50,7 @@ std::string group_key(const ShardedRow& r, const std::string& what) {
   if (what == "seq") return std::to_string(r.seq_len) + " tokens";
   if (what == "sharding") return r.method;
   if (what == "checkpointing") return r.recompute;
-  throw std::invalid_argument("unknown grouping '" + what + "'");
+  throw std::logic_error("unknown grouping '" + what + "'");
 }
 
 ShardedGroup summarize(const std::string& key, const std::vector<const ShardedCase*>& cases) {

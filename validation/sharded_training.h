@@ -40,7 +40,7 @@ struct ShardedTrainingValidation {
 };
 
 // Reads `folder`/throughput.csv and predicts every expressible row with the analytical backend.
-// Throws a CsvError for a malformed field; a ScenarioError or DataError naming the row for a scenario the model
+// Throws an InputError for a malformed field, or naming the row for a scenario the model
 // refuses.
 ShardedTrainingValidation validate_sharded_training(const std::string& folder);
 

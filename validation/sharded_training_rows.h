@@ -44,7 +44,7 @@ struct ShardedRow {
   std::string scenario;     // the scenario file's text
 };
 
-// Reads `folder`/throughput.csv. Throws a CsvError naming the file, line and column of a
+// Reads `folder`/throughput.csv. Throws an InputError naming the file, line and column of a
 // malformed field.
 std::vector<ShardedRow> read_sharded_rows(const std::string& folder);
 

@@ -11,6 +11,7 @@
 
 #include "sim/io/csv.h"
 #include "sim/catalogs/gpu_catalog.h"
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction_interval.h"
 #include "sim/report/text_table.h"
 #include "sim/scenario/scenario.h"
@@ -182,7 +183,7 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
       c.published = (per_token ? published / c.seq_len : published) / (per_gpu ? 1 : c.gpus);
       try {
         express(c);
-      } catch (const std::invalid_argument& e) {
+      } catch (const InputError& e) {
         c.reason = e.what();
       }
     }

@@ -38,7 +38,7 @@ struct SingleGpuValidation {
   double coverage(double level_pct) const;
 };
 
-// Reads `folder`/throughput.csv. Throws DataError naming the file and line of a malformed row.
+// Reads `folder`/throughput.csv. Throws an InputError naming the file and line of a malformed row.
 SingleGpuValidation validate_single_gpu(const std::string& folder);
 
 void write_single_gpu_summary(std::ostream& out, const SingleGpuValidation& v);

@@ -1,5 +1,6 @@
 // Summary lines and their two renderings (aligned table with a units row, CSV), and rows.csv
 // with one line per measured row and mode.
+#include "sim/io/input_error.h"
 #include "validation/summary.h"
 
 #include <fmt/format.h>
@@ -9,7 +10,6 @@
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
 #include "validation/interval_coverage.h"
 
 namespace scalecast::validation {
@@ -85,7 +85,7 @@ void write_summary(std::ostream& out, const ValidationResult& v, const std::stri
     return;
   }
   if (format != "table")
-    throw std::invalid_argument("unknown format '" + format + "' (known: table, csv)");
+    throw InputError("unknown format '" + format + "' (known: table, csv)");
   if (!v.cluster_file.empty()) out << cluster_file_line(v) << "\n\n";
   TextTable t({"table", "mode", "rows", "predicted", "MAPE", "worst row", "worst error", "ranking",
                "not expressible"},

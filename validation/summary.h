@@ -29,7 +29,7 @@ const SummaryLine* gate_line(const std::vector<SummaryLine>& lines, const std::s
 
 std::string subset_name(const SummaryLine& line);  // "all" or "held-out"
 
-// format: "table" or "csv"; throws std::invalid_argument otherwise.
+// format: "table" or "csv"; throws an InputError otherwise.
 // Held-out rows of each (table, network): their MAPE zero-shot and calibrated, like with like.
 struct NetworkComparison {
   std::string table, network;

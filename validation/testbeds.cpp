@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::validation {
 
@@ -38,7 +38,7 @@ const TestbedEntry* TestbedMap::lookup(const std::string& table, const std::stri
 const TestbedEntry& TestbedMap::find(const MeasuredRow& row) const {
   const TestbedEntry* e = lookup(row.table, row.model, row.network);
   if (e == nullptr)
-    throw DataError(row.file + ":" + std::to_string(row.line) + ": expected an entry for (" +
+    throw InputError(InputKind::file, row.file + ":" + std::to_string(row.line) + ": expected an entry for (" +
                     row.table + ", " + row.model + ", " + row.network + ") in " + path_ +
                     ", got none");
   return *e;

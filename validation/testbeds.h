@@ -19,7 +19,7 @@ class TestbedMap {
   // Reads FOLDER/testbeds.csv; every scenario it names must exist.
   static TestbedMap read(const std::string& folder);
 
-  // The entry for a row; throws DataError naming the row when there is none.
+  // The entry for a row; throws an InputError naming the row when there is none.
   const TestbedEntry& find(const MeasuredRow& row) const;
   const TestbedEntry* lookup(const std::string& table, const std::string& model,
                              const std::string& network) const;

@@ -90,7 +90,7 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
   std::string raw;
   for (int number_of_line = 1; std::getline(in, raw); ++number_of_line) {
     const auto fail = [&](const std::string& what) {
-      throw SourceError(source + ":" + std::to_string(number_of_line) + ": " + what);
+      throw InputError(InputKind::file, source + ":" + std::to_string(number_of_line) + ": " + what);
     };
     if (raw.find('\0') != std::string::npos) fail("expected text, got a NUL byte");
     if (raw.size() > kMaxLine)
@@ -173,7 +173,7 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     if (run.out.rows.empty()) continue;
     if (!run.op) run.op = op_named_in(source);
     if (!run.op)
-      throw SourceError(source + ":" + std::to_string(run.out.rows.front().line) +
+      throw InputError(InputKind::file, source + ":" + std::to_string(run.out.rows.front().line) +
                         ": no 'Collective test starting' line and no test name (all_reduce_perf, all_gather_perf, "
                         "...) in the file name: which collective is it?");
     run.out.source = source;
@@ -182,21 +182,21 @@ std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string
     run.out.nodes = static_cast<int>(run.hosts.size());
     out.push_back(std::move(run.out));
   }
-  if (out.empty()) throw SourceError(source + ": expected nccl-tests result rows, got none");
+  if (out.empty()) throw InputError(InputKind::file, source + ": expected nccl-tests result rows, got none");
   return out;
 }
 
 std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o, const Cluster* cluster, int gpus) {
   int nodes = o.nodes, gpus_per_node = o.nodes > 0 ? o.ranks / std::max(1, o.nodes) : 0;
   if (o.ranks > 0 && gpus > 0 && o.ranks != gpus)
-    throw SourceError(o.source + ": its device lines name " + std::to_string(o.ranks) + " ranks, expected " +
+    throw InputError(InputKind::file, o.source + ": its device lines name " + std::to_string(o.ranks) + " ranks, expected " +
                       std::to_string(gpus) + " (--gpus)");
   if (o.ranks == 0 && gpus > 1 && cluster) {
     const Cluster sized = sized_for(*cluster, gpus);
     nodes = sized.nodes;
     gpus_per_node = sized.gpus_per_node;
   } else if (o.ranks < 2 || o.nodes < 1 || o.ranks % o.nodes != 0) {
-    throw SourceError(o.source + ": expected the '#  Rank N ... on HOST device' lines that say how many GPUs on how "
+    throw InputError(InputKind::file, o.source + ": expected the '#  Rank N ... on HOST device' lines that say how many GPUs on how "
                                  "many hosts ran it (or --gpus), got " +
                       std::to_string(o.ranks) + " ranks on " + std::to_string(o.nodes) + " hosts");
   }
@@ -214,7 +214,7 @@ std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& o, const
     s.time_s = r.time_us * 1e-6;
     out.push_back(s);
   }
-  if (out.empty()) throw SourceError(o.source + ": expected rows of more than 0 bytes to fit, got only 0-byte rows");
+  if (out.empty()) throw InputError(InputKind::file, o.source + ": expected rows of more than 0 bytes to fit, got only 0-byte rows");
   return out;
 }
 

@@ -32,12 +32,12 @@ struct NcclTestsOutput {
 // Whether a text looks like nccl-tests output (its table header or its footer).
 bool looks_like_nccl_tests(const std::string& text);
 // One entry per test run in the text (a log may hold several, one after another: each begins
-// with its "Collective test starting" or "nThread" line). Throws SourceError naming the file and
+// with its "Collective test starting" or "nThread" line). Throws an InputError naming the file and
 // line of anything it cannot read. A run's operation comes from its "Collective test starting"
 // line, or else from `source`'s file name (all_gather_perf...).
 std::vector<NcclTestsOutput> read_nccl_tests(std::istream& in, const std::string& source);
 // Samples on nodes x (ranks / nodes) GPUs as the device lines say, or where the output has none,
-// on `gpus` (calibrate --gpus) placed as `sized_for` places them on `cluster`. Throws SourceError
+// on `gpus` (calibrate --gpus) placed as `sized_for` places them on `cluster`. Throws an InputError
 // without either, or where they disagree.
 std::vector<CollectiveSample> nccl_tests_samples(const NcclTestsOutput& run, const Cluster* cluster = nullptr,
                                                  int gpus = 0);

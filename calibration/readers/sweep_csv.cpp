@@ -4,6 +4,7 @@
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/io/csv.h"
+#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 
 namespace scalecast::calibration {
@@ -38,7 +39,7 @@ std::vector<CollectiveSample> read_sweep_csv(const std::string& path) {
     }
     out.push_back(s);
   }
-  if (out.empty()) throw CsvError(path + ": expected measured sizes, got none");
+  if (out.empty()) throw InputError(InputKind::file, path + ": expected measured sizes, got none");
   return out;
 }
 

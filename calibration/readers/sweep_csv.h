@@ -11,7 +11,7 @@ namespace scalecast::calibration {
 
 // The columns that identify the format.
 bool is_sweep_csv_header(const std::string& first_line);
-// Throws CsvError naming the file, line and column of anything it cannot use.
+// Throws an InputError naming the file, line and column of anything it cannot use.
 std::vector<CollectiveSample> read_sweep_csv(const std::string& path);
 
 }  // namespace scalecast::calibration

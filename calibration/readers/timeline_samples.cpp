@@ -3,6 +3,7 @@
 #include "calibration/readers/timeline_samples.h"
 
 #include "sim/formats/timeline_json.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::calibration {
 
@@ -25,7 +26,7 @@ std::vector<CollectiveSample> read_timeline_samples(const std::string& path) {
     s.library = f.timeline.backend == "executor-gloo" ? CollectiveLibrary::gloo : CollectiveLibrary::nccl;
     out.push_back(s);
   }
-  if (out.empty()) throw TimelineError(path + ": expected measured all-reduce tasks, got none");
+  if (out.empty()) throw InputError(InputKind::file, path + ": expected measured all-reduce tasks, got none");
   return out;
 }
 

@@ -9,7 +9,7 @@
 
 namespace scalecast::calibration {
 
-// Throws TimelineError for a file that is not a timeline, or that holds no all-reduce.
+// Throws an InputError for a file that is not a timeline, or that holds no all-reduce.
 std::vector<CollectiveSample> read_timeline_samples(const std::string& path);
 
 }  // namespace scalecast::calibration

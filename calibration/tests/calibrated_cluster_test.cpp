@@ -62,12 +62,12 @@ TEST(CalibratedCluster, ABadValueNamesTheFile) {
   const CalibratedCluster c = read_calibrated_cluster(path);
   try {
     load_scenario(kScenario, c.overrides);
-    FAIL() << "expected a ScenarioError";
-  } catch (const ScenarioError& e) {
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(path + ":4: cluster.network.latency"), std::string::npos) << e.what();
   }
   std::ofstream(path) << "cluster: {}\n";
-  EXPECT_THROW(read_calibrated_cluster(path), SourceError);
+  EXPECT_THROW(read_calibrated_cluster(path), InputError);
 }
 
 }  // namespace

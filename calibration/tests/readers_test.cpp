@@ -63,22 +63,22 @@ TEST(NcclTestsOutput, ReadsTheOlderColumns) {
 
 TEST(NcclTestsOutput, NamesWhatItCannotRead) {
   std::istringstream no_rows("# nThread 1 nGpus 1\n# nothing else\n");
-  EXPECT_THROW(read_nccl_tests(no_rows, "x_all_reduce.txt"), SourceError);
+  EXPECT_THROW(read_nccl_tests(no_rows, "x_all_reduce.txt"), InputError);
   std::istringstream no_op("#  size  count  type  redop  root  time  algbw  busbw  #wrong\n"
                            "  1024  256  float  sum  -1  10.0  0.1  0.2  0  10.0  0.1  0.2  0\n");
-  EXPECT_THROW(read_nccl_tests(no_op, "mystery.txt"), SourceError);
+  EXPECT_THROW(read_nccl_tests(no_op, "mystery.txt"), InputError);
   std::istringstream bad_time("# Collective test starting: all_reduce_perf\n"
                               "  1024  256  float  sum  -1  fast  0.1  0.2  0  10.0  0.1  0.2  0\n");
   try {
     read_nccl_tests(bad_time, "bad.txt");
-    FAIL() << "expected a SourceError";
-  } catch (const SourceError& e) {
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.txt:2:"), std::string::npos) << e.what();
   }
   std::istringstream no_devices("# Collective test starting: all_reduce_perf\n"
                                 "  1024  256  float  sum  -1  10.0  0.1  0.2  0  10.0  0.1  0.2  0\n");
   const NcclTestsOutput unsized = read_nccl_tests(no_devices, "n.txt").front();
-  EXPECT_THROW(nccl_tests_samples(unsized), SourceError);
+  EXPECT_THROW(nccl_tests_samples(unsized), InputError);
   // Told how many GPUs ran it (calibrate --gpus), it is placed on the scenario's nodes.
   Cluster eight;
   eight.gpus_per_node = 8;
@@ -91,7 +91,7 @@ TEST(NcclTestsOutput, NamesWhatItCannotRead) {
                          "#  Rank  0 Group  0 Pid 1 on host-a device  0 [0x0a] NVIDIA H100\n"
                          "#  Rank  1 Group  0 Pid 2 on host-b device  0 [0x0a] NVIDIA H100\n"
                          "  1024  256  float  sum  -1  10.0  0.1  0.2  0  10.0  0.1  0.2  0\n");
-  EXPECT_THROW(nccl_tests_samples(read_nccl_tests(two, "two.txt").front(), &eight, 16), SourceError);
+  EXPECT_THROW(nccl_tests_samples(read_nccl_tests(two, "two.txt").front(), &eight, 16), InputError);
 }
 
 TEST(MeasurementFiles, TellsFormatsApartAndRefusesOthers) {
@@ -105,11 +105,11 @@ TEST(MeasurementFiles, TellsFormatsApartAndRefusesOthers) {
   EXPECT_EQ(samples[0].algorithm, "ring");
   EXPECT_EQ(detect_format(std::string(FIXTURES) + "/xxrjun-h100-1x8-nvswitch-5ops.txt"), MeasurementFormat::nccl_tests);
   std::ofstream(dir + "/other.txt") << "hello\n";
-  EXPECT_THROW(detect_format(dir + "/other.txt"), SourceError);
-  EXPECT_THROW(detect_format(dir + "/missing.txt"), SourceError);
+  EXPECT_THROW(detect_format(dir + "/other.txt"), InputError);
+  EXPECT_THROW(detect_format(dir + "/missing.txt"), InputError);
   std::ofstream(dir + "/bad.csv") << "op,ranks,transport,implementation,bytes,time_s,algbw_GBps,busbw_GBps,predicted_s\n"
                                      "allreduce,4,gloo,butterfly,1024,0.0006,0.0017,0.0025,\n";
-  EXPECT_THROW(read_sweep_csv(dir + "/bad.csv"), SourceError);
+  EXPECT_THROW(read_sweep_csv(dir + "/bad.csv"), InputError);
 }
 
 }  // namespace

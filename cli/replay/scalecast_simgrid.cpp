@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/input_error.h"
 #include "sim/io/json_text.h"
 #include "sim/formats/schedule_json.h"
 #include "sim/backends/simgrid/replay.h"
@@ -15,7 +16,7 @@
 int main(int argc, char** argv) {
   using namespace scalecast;
   try {
-    if (argc < 2) throw std::invalid_argument("usage: scalecast-simgrid automatic|full|reduced [SIMGRID_OPTION]...");
+    if (argc < 2) throw InputError("usage: scalecast-simgrid automatic|full|reduced [SIMGRID_OPTION]...");
     simgrid_backend::ReplayOptions options;
     options.expansion = simgrid_backend::parse_expansion_mode(argv[1]);
     options.engine_args = simgrid_backend::checked_engine_args(std::vector<std::string>(argv + 2, argv + argc));

@@ -2,6 +2,7 @@
 // scratch buffers so page faults stay out of the timings, and Gloo's exceptions turned into
 // errors that name the peer rank.
 #include "executor/gloo/gloo_transport.h"
+#include "sim/io/input_error.h"
 
 #include <algorithm>
 #include <cstring>
@@ -205,7 +206,7 @@ class GlooTransport : public Transport {
         o.setTimeout(timeout_);
         gloo::broadcast(o);
       } else {
-        throw std::invalid_argument("Gloo has no collective for " + to_string(op));
+        throw InputError("Gloo has no collective for " + to_string(op));
       }
     } catch (const gloo::Exception& e) {
       throw PeerError(-1, std::string("Gloo's ") + to_string(op) + " failed: " + e.what());

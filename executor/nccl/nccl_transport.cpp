@@ -14,6 +14,7 @@
 
 #include "executor/nccl/spin_kernel.h"
 #include "executor/spin_calibration.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::executor {
 namespace {
@@ -32,11 +33,11 @@ class NcclTransport : public Transport {
       : timeout_(setup.timeout), rank_(setup.rank), ranks_(setup.world) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-      throw std::invalid_argument("the nccl transport needs a GPU, and this host shows none");
+      throw InputError("the nccl transport needs a GPU, and this host shows none");
     const char* local = std::getenv("LOCAL_RANK");
     device_ = local != nullptr ? std::atoi(local) : setup.rank % count;
     if (device_ < 0 || device_ >= count)
-      throw std::invalid_argument("LOCAL_RANK " + std::to_string(device_) + " has no GPU (" + std::to_string(count) +
+      throw InputError("LOCAL_RANK " + std::to_string(device_) + " has no GPU (" + std::to_string(count) +
                                   " visible)");
     check(cudaSetDevice(device_), "cudaSetDevice");
     check(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -118,7 +119,7 @@ class NcclTransport : public Transport {
       else
         check(ncclReduceScatter(buffer_, own, shard, ncclFloat, ncclSum, comm_handle_, comm_), "ncclReduceScatter");
     } else
-      throw std::invalid_argument("NCCL has no collective for " + to_string(op));
+      throw InputError("NCCL has no collective for " + to_string(op));
     check(cudaEventRecord(comm_end_, comm_), "cudaEventRecord");
     wait(comm_end_, to_string(op).c_str());
     return {at(comm_start_), at(comm_end_)};

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "executor/bandwidth.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::executor {
 namespace {
@@ -39,9 +40,9 @@ TEST(SweepBandwidth, AgreesWithNcclTests) {
 }
 
 TEST(SweepBandwidth, RejectsNonsense) {
-  EXPECT_THROW(algbw(1, 0), std::invalid_argument);
-  EXPECT_THROW(busbw_factor(SweepOp::allreduce, 0), std::invalid_argument);
-  EXPECT_THROW(parse_sweep_op("alltoall"), std::invalid_argument);
+  EXPECT_THROW(algbw(1, 0), std::logic_error);
+  EXPECT_THROW(busbw_factor(SweepOp::allreduce, 0), std::logic_error);
+  EXPECT_THROW(parse_sweep_op("alltoall"), InputError);
   EXPECT_EQ(parse_sweep_op("sendrecv"), SweepOp::sendrecv);
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "executor/launch_env.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::executor {
 namespace {
@@ -40,17 +41,17 @@ TEST(LaunchEnv, MpirunVariables) {
 }
 
 TEST(LaunchEnv, RefusesWhatIsMissingOrMalformed) {
-  EXPECT_THROW(from(kMaster), std::invalid_argument);
-  EXPECT_THROW(from(with({{"RANK", "0"}})), std::invalid_argument);
-  EXPECT_THROW(from(with({{"RANK", "4"}, {"WORLD_SIZE", "4"}})), std::invalid_argument);
-  EXPECT_THROW(from(with({{"RANK", "1x"}, {"WORLD_SIZE", "4"}})), std::invalid_argument);
-  EXPECT_THROW(from(with({{"RANK", "-1"}, {"WORLD_SIZE", "4"}})), std::invalid_argument);
-  EXPECT_THROW(from({{"RANK", "0"}, {"WORLD_SIZE", "1"}}), std::invalid_argument);
+  EXPECT_THROW(from(kMaster), InputError);
+  EXPECT_THROW(from(with({{"RANK", "0"}})), InputError);
+  EXPECT_THROW(from(with({{"RANK", "4"}, {"WORLD_SIZE", "4"}})), InputError);
+  EXPECT_THROW(from(with({{"RANK", "1x"}, {"WORLD_SIZE", "4"}})), InputError);
+  EXPECT_THROW(from(with({{"RANK", "-1"}, {"WORLD_SIZE", "4"}})), InputError);
+  EXPECT_THROW(from({{"RANK", "0"}, {"WORLD_SIZE", "1"}}), InputError);
   EXPECT_THROW(from({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "70000"}}),
-               std::invalid_argument);
+               InputError);
   try {
     from(with({{"RANK", "x"}, {"WORLD_SIZE", "2"}}));
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("RANK='x'"), std::string::npos) << e.what();
   }
 }

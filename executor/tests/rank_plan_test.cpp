@@ -8,6 +8,7 @@
 
 #include "executor/rank_plan.h"
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::executor {
 namespace {
@@ -83,7 +84,7 @@ TEST(RankPlan, DedicatedServersAreExtraRanks) {
   EXPECT_EQ(second_gpu.tasks[2].steps[0][0].peer, 0);
   EXPECT_EQ(second_gpu.tasks[2].steps[1][0].peer, 4);
   expect_matched(s);
-  EXPECT_THROW(plan_rank(s, 6), std::invalid_argument);
+  EXPECT_THROW(plan_rank(s, 6), InputError);
 }
 
 TEST(RankPlan, ColocatedServersNeedNoExtraRanks) {

@@ -21,9 +21,9 @@ TEST(SpinCalibration, RecoversClockAndOverhead) {
 }
 
 TEST(SpinCalibration, RefusesUselessSamples) {
-  EXPECT_THROW(fit_spin({}), std::invalid_argument);
-  EXPECT_THROW(fit_spin({{1e6, 1e-3}, {1e6, 2e-3}}), std::invalid_argument);
-  EXPECT_THROW(fit_spin({{1e6, 2e-3}, {2e6, 1e-3}}), std::invalid_argument);
+  EXPECT_THROW(fit_spin({}), std::logic_error);
+  EXPECT_THROW(fit_spin({{1e6, 1e-3}, {1e6, 2e-3}}), std::logic_error);
+  EXPECT_THROW(fit_spin({{1e6, 2e-3}, {2e6, 1e-3}}), std::runtime_error);
 }
 
 }  // namespace

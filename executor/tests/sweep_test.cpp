@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "executor/sweep.h"
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast::executor {
@@ -41,12 +42,12 @@ TEST(Sweep, RefusesBadRanges) {
   SweepOptions o;
   o.min_bytes = 10;
   o.max_bytes = 1;
-  EXPECT_THROW(sweep_sizes(o), std::invalid_argument);
+  EXPECT_THROW(sweep_sizes(o), InputError);
   o.max_bytes = 100;
   o.factor = 1;
-  EXPECT_THROW(sweep_sizes(o), std::invalid_argument);
-  EXPECT_THROW(parse_size_range("1KB"), std::invalid_argument);
-  EXPECT_THROW(parse_size_range("1KB:lots"), units::UnitError);
+  EXPECT_THROW(sweep_sizes(o), InputError);
+  EXPECT_THROW(parse_size_range("1KB"), InputError);
+  EXPECT_THROW(parse_size_range("1KB:lots"), InputError);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "sim/collectives/allreduce_algorithm.h"
 #include "sim/formats/timeline_json.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 namespace {
@@ -76,7 +77,7 @@ void expect_refused(const std::string& text, const std::string& mention) {
   try {
     read_timeline_json(path);
     FAIL() << "accepted: " << text;
-  } catch (const TimelineError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
   }
@@ -103,7 +104,7 @@ TEST(TimelineJson, RefusesCorruptFiles) {
   expect_refused(replaced("\"iterations\": 2", "\"iterations\": 3"), "/iterations: expected as many iterations as the tasks have");
   expect_refused(replaced("\"start_s\": 0", "\"start_s\": 1e999"), "expected valid JSON, got number overflow");
   expect_refused("[1, 2]", "top level: expected an object with the key format, got an array");
-  EXPECT_THROW(read_timeline_json(::testing::TempDir() + "missing.json"), TimelineError);
+  EXPECT_THROW(read_timeline_json(::testing::TempDir() + "missing.json"), InputError);
 }
 
 }  // namespace

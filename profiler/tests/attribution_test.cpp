@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/tests/log_builder.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -307,7 +308,7 @@ TEST(Attribution, CustomIterationMarker) {
   b.kernel(1, 2, 1, 100, 200);
   b.pop(1, 5);
   b.pop(1, 1000);
-  EXPECT_THROW(attribute(b.log, AttributionOptions{"iteration", 0}), AttributionError);
+  EXPECT_THROW(attribute(b.log, AttributionOptions{"iteration", 0}), InputError);
   const Attribution a = attribute(b.log, AttributionOptions{"train_step", 0});
   EXPECT_NEAR(layer(a, "a").forward_ms, 100 * kNs, 1e-12);
 }
@@ -316,8 +317,8 @@ TEST(Attribution, NoIterationLeftAfterWarmupIsAnError) {
   const LogBuilder b = two_layer_run({100, 100});
   try {
     attribute(b.log, AttributionOptions{"iteration", 2});
-    FAIL() << "expected AttributionError";
-  } catch (const AttributionError& e) {
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("2 iterations recorded and 2 dropped"), std::string::npos);
   }
 }

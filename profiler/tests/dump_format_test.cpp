@@ -6,6 +6,7 @@
 
 #include "profiler/dump_reader.h"
 #include "profiler/dump_writer.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -44,7 +45,7 @@ ActivityLog parse(const std::string& text) {
 std::string error_of(const std::string& text) {
   try {
     parse(text);
-  } catch (const DumpError& e) {
+  } catch (const InputError& e) {
     return e.what();
   }
   return "";
@@ -80,7 +81,7 @@ TEST(DumpFormat, RoundTripKeepsEveryField) {
 TEST(DumpFormat, EveryTruncationIsDetected) {
   const std::string text = dump_text(sample_log());
   for (size_t length = 0; length < text.size(); ++length) {
-    EXPECT_THROW(parse(text.substr(0, length)), DumpError) << "cut at byte " << length;
+    EXPECT_THROW(parse(text.substr(0, length)), InputError) << "cut at byte " << length;
   }
 }
 
@@ -138,7 +139,7 @@ TEST(DumpFormat, DamagedSampleFilesNameTheProblem) {
   auto message = [](const std::string& file) {
     try {
       read_dump(kData + "/" + file);
-    } catch (const DumpError& e) {
+    } catch (const InputError& e) {
       return std::string(e.what());
     }
     return std::string();

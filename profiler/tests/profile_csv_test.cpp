@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 namespace {
@@ -98,7 +99,7 @@ TEST(ProfileCsv, NamesWithCommasQuotesOrHashAreQuotedAndReadBack) {
 TEST(ProfileCsv, LayersWithoutTimeAreRefused) {
   Profile p = sample();
   for (ProfileLayer& layer : p.layers) layer.forward_ms = layer.backward_ms = 4e-7;  // 0.4 ns
-  EXPECT_THROW(text_of(p), std::invalid_argument);
+  EXPECT_THROW(text_of(p), InputError);
   p.layers.back().backward_ms = 1e-6;
   EXPECT_NO_THROW(text_of(p));
 }
@@ -107,11 +108,11 @@ TEST(ProfileCsv, NamesThatNoCsvLineCanHoldAreRefused) {
   for (const std::string bad : {"line\nbreak", "carriage\rreturn", ""}) {
     Profile p = sample();
     p.layers[0].name = bad;
-    EXPECT_THROW(text_of(p), std::invalid_argument) << bad;
+    EXPECT_THROW(text_of(p), InputError) << bad;
   }
   Profile p = sample();
   p.gpu = "two\nlines";
-  EXPECT_THROW(text_of(p), std::invalid_argument);
+  EXPECT_THROW(text_of(p), InputError);
 }
 
 }  // namespace

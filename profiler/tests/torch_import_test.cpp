@@ -14,6 +14,7 @@
 #include "profiler/torch_events.h"
 #include "profiler/torch_import.h"
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast::profiler {
 namespace {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/backends/analytical/analytical_backend.h"
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 namespace {
@@ -15,7 +16,7 @@ std::vector<BackendInfo>& registry() {
        "closed-form alpha-beta costs per collective and a list-scheduling pass over the DAG",
        [](const BackendSettings& settings) -> std::unique_ptr<Backend> {
          if (!settings.simgrid_args.empty())
-           throw std::invalid_argument("--cfg and --log are SimGrid's options: they need --backend simgrid");
+           throw InputError("--cfg and --log are SimGrid's options: they need --backend simgrid");
          return std::make_unique<AnalyticalBackend>();
        }}};
   return backends;
@@ -40,7 +41,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSett
     if (b.name == name) return b.make(settings);
     known += (known.empty() ? "" : ", ") + b.name;
   }
-  throw std::invalid_argument("unknown backend '" + name + "' (known: " + known + ")");
+  throw InputError("unknown backend '" + name + "' (known: " + known + ")");
 }
 
 }  // namespace scalecast

@@ -20,7 +20,7 @@ struct BackendInfo {
 // Adds a backend to the registry (the analytical one is always there).
 void register_backend(BackendInfo info);
 std::vector<BackendInfo> list_backends();
-// Throws std::invalid_argument naming the known backends, or when `settings` has options that
+// Throws an InputError naming the known backends, or when `settings` has options that
 // the backend does not take.
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendSettings& settings = {});
 

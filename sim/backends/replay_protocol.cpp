@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "sim/collectives/expansion.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_text.h"
 #include "sim/formats/timeline_json.h"
 
@@ -19,7 +20,7 @@ std::vector<std::string> checked_engine_args(const std::vector<std::string>& arg
   for (const std::string& a : args) {
     const bool cfg = a.starts_with("--cfg=") && a.find(':') != std::string::npos;
     if (!cfg && !(a.starts_with("--log=") && a.size() > 6))
-      throw std::invalid_argument("SimGrid option '" + a +
+      throw InputError("SimGrid option '" + a +
                                   "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
   }
   return args;
@@ -117,7 +118,7 @@ const char* to_string(ExpansionMode mode) {
 ExpansionMode parse_expansion_mode(const std::string& text) {
   for (ExpansionMode m : {ExpansionMode::automatic, ExpansionMode::full, ExpansionMode::reduced})
     if (text == to_string(m)) return m;
-  throw std::invalid_argument("expansion: expected automatic, full or reduced, got '" + text + "'");
+  throw InputError("expansion: expected automatic, full or reduced, got '" + text + "'");
 }
 
 }  // namespace scalecast::simgrid_backend

@@ -30,7 +30,7 @@ struct ReplayOptions {
   std::vector<std::string> engine_args;
 };
 
-// `args` when each is --cfg=KEY:VALUE or --log=SETTING; else std::invalid_argument saying which.
+// `args` when each is --cfg=KEY:VALUE or --log=SETTING; else an InputError saying which.
 std::vector<std::string> checked_engine_args(const std::vector<std::string>& args);
 
 struct ReplayStats {
@@ -70,7 +70,7 @@ struct ReplayVariant {
 };
 const std::vector<ReplayVariant>& replay_variants();
 const char* to_string(ExpansionMode mode);
-// Throws std::invalid_argument for a name other than automatic, full or reduced.
+// Throws an InputError for a name other than automatic, full or reduced.
 ExpansionMode parse_expansion_mode(const std::string& text);
 
 }  // namespace scalecast::simgrid_backend

@@ -2,6 +2,7 @@
 // iteration ends after the first; for a simulated one the spacing of two iterations' first forward
 // passes' ends.
 #include "sim/backends/steady_state.h"
+#include "sim/io/input_error.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,7 +24,7 @@ void split(const Schedule& s, int iteration, IterationStats& st) {
 }  // namespace
 
 IterationStats steady_state(const Schedule& s, const Timeline& tl) {
-  if (s.iterations < 2) throw std::invalid_argument("steady state needs at least two iterations");
+  if (s.iterations < 2) throw InputError("steady state needs at least two iterations");
   IterationStats st;
   st.iteration_ends_s = iteration_spans(tl, task_iterations(s), s.iterations).ends_s;
   st.iteration_s = (st.iteration_ends_s.back() - st.iteration_ends_s.front()) / (s.iterations - 1);
@@ -47,7 +48,7 @@ IterationStats simulated_steady_state(const Schedule& s, const Timeline& tl) {
     if (first_pass[t.id]) forward_end[t.iteration] = std::max(forward_end[t.iteration], e.end_s);
   }
   if (forward_end[0] < 0 || forward_end[1] < 0)
-    throw std::invalid_argument("steady state of a schedule without two forward passes (" + std::to_string(s.iterations) +
+    throw InputError("steady state of a schedule without two forward passes (" + std::to_string(s.iterations) +
                                 " iterations)");
   IterationStats st;
   st.iteration_s = forward_end[1] - forward_end[0];

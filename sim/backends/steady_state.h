@@ -8,7 +8,7 @@
 namespace scalecast {
 
 // The mean spacing of iteration ends after the first, as a measured run is read. Needs at least
-// two iterations; throws std::invalid_argument otherwise.
+// two iterations; throws an InputError otherwise.
 IterationStats steady_state(const Schedule& schedule, const Timeline& timeline);
 
 // The steady state of a simulated run, from its first iteration and the next forward pass.

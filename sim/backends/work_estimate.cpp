@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/io/input_error.h"
 #include "sim/types/wrap_units.h"
 #include "sim/io/units.h"
 
@@ -70,10 +71,10 @@ void check_work(const WorkEstimate& e, const WorkLimits& limits, const std::stri
   // Every task is at least one event, before the backend's own steps are known.
   const double events = std::max(e.events, e.tasks);
   if (events > limits.max_events)
-    throw WorkLimitError(what + ": about " + figure(events) + " events (" + e.basis + "), more than the limit of " +
+    throw InputError(InputKind::limit, what + ": about " + figure(events) + " events (" + e.basis + "), more than the limit of " +
                          figure(limits.max_events) + "; raise it with --max-events N");
   if (e.memory_bytes > limits.max_memory_bytes)
-    throw WorkLimitError(what + ": about " + units::format_bytes(e.memory_bytes) + " of memory (" + e.basis +
+    throw InputError(InputKind::limit, what + ": about " + units::format_bytes(e.memory_bytes) + " of memory (" + e.basis +
                          "), more than the limit of " + units::format_bytes(limits.max_memory_bytes) +
                          "; raise it with --max-memory SIZE");
 }

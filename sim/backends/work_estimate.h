@@ -12,12 +12,6 @@
 
 namespace scalecast {
 
-// A run the limits refuse: what() gives the estimate, the limit and the option that raises it.
-class WorkLimitError : public InputError {
- public:
-  explicit WorkLimitError(const std::string& what) : InputError(what) {}
-};
-
 struct WorkLimits {
   double max_events = 1e9;                // steps of the backend's run (WorkEstimate::events)
   double max_memory_bytes = 8.0 * (1ull << 30);  // of the schedule and its timeline
@@ -37,7 +31,7 @@ WorkEstimate estimate_schedule(const Workload& workload, const Cluster& cluster,
 // The same of a schedule at hand, and the events and memory of `backend` running it.
 WorkEstimate estimate_run(const Schedule& schedule, const Backend& backend);
 
-// Throws WorkLimitError naming `what` ("wfbp-ps on 8 GPUs"), the figures and the limit exceeded.
+// Throws an InputError naming `what` ("wfbp-ps on 8 GPUs"), the figures and the limit exceeded.
 void check_work(const WorkEstimate& estimate, const WorkLimits& limits, const std::string& what);
 
 }  // namespace scalecast

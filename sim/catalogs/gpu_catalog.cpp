@@ -8,6 +8,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast {
@@ -134,7 +135,7 @@ const GpuSpec& find_gpu(const std::string& name) {
     if (g.name == name) return g;
     known += (known.empty() ? "" : ", ") + g.name;
   }
-  throw std::invalid_argument("unknown GPU '" + name + "' (known: " + known + ")");
+  throw InputError("unknown GPU '" + name + "' (known: " + known + ")");
 }
 
 namespace {
@@ -169,7 +170,7 @@ Precision parse_precision(const std::string& text) {
   if (text == "fp16") return Precision::fp16;
   if (text == "bf16") return Precision::bf16;
   if (text == "fp8") return Precision::fp8;
-  throw std::invalid_argument("unknown precision '" + text + "' (known: fp32, tf32, fp16, bf16, fp8)");
+  throw InputError("unknown precision '" + text + "' (known: fp32, tf32, fp16, bf16, fp8)");
 }
 
 std::string to_string(Precision p) {

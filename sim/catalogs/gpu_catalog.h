@@ -56,7 +56,7 @@ const std::vector<GpuSpec>& gpu_catalog();
 // Bytes/s of the GPU's x16 host link as NCCL counts it (src/graph/topo.cc: width x lane speed /
 // 80, so gen3 12, gen4 24, gen5 48 GB/s).
 double pcie_bandwidth(const GpuSpec& gpu);
-// Throws std::invalid_argument naming the known GPUs when the name is unknown.
+// Throws an InputError naming the known GPUs when the name is unknown.
 const GpuSpec& find_gpu(const std::string& name);
 bool has_gpu(const std::string& name);
 // The catalog GPU a device name (as CUDA reports it: "Tesla V100-PCIE-32GB", "NVIDIA H100 80GB

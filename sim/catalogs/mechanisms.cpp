@@ -1,6 +1,7 @@
 // The catalog of switchable mechanisms with their sources, and what switching each off sets.
 // Defaults and their sources live where the mechanism does (strategy.cpp, cluster.cpp, nccl/).
 #include "sim/catalogs/mechanisms.h"
+#include "sim/io/input_error.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -113,7 +114,7 @@ Mechanism parse_mechanism(const std::string& name) {
     if (info.name == name) return info.id;
   std::string known;
   for (const auto& n : mechanism_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown mechanism '" + name + "' (known: " + known + ")");
+  throw InputError("unknown mechanism '" + name + "' (known: " + known + ")");
 }
 
 namespace {

@@ -44,7 +44,7 @@ struct MechanismInfo {
 const std::vector<MechanismInfo>& mechanisms();
 std::vector<std::string> mechanism_names();
 const MechanismInfo& mechanism_info(Mechanism m);
-// Throws std::invalid_argument naming the known mechanisms.
+// Throws an InputError naming the known mechanisms.
 Mechanism parse_mechanism(const std::string& name);
 
 // Switching off changes only what the mechanism owns: the cluster's transport figures and

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast {
@@ -64,7 +65,7 @@ const NicSpec& find_nic(const std::string& name) {
     if (n.name == name) return n;
   std::string known;
   for (const auto& n : nic_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown NIC '" + name + "' (known: " + known + ")");
+  throw InputError("unknown NIC '" + name + "' (known: " + known + ")");
 }
 
 std::vector<std::string> nic_names() {

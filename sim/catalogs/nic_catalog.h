@@ -29,7 +29,7 @@ struct NicSpec {
 };
 
 const std::vector<NicSpec>& nic_catalog();
-// Throws std::invalid_argument naming the known NICs.
+// Throws an InputError naming the known NICs.
 const NicSpec& find_nic(const std::string& name);
 std::vector<std::string> nic_names();
 

@@ -1,6 +1,7 @@
 // Hourly GPU instance prices from validation/data/prices/prices.csv (its README.md names each
 // source and how its date was found), each row whose GPU is in the GPU catalog, per GPU.
 #include "sim/catalogs/price_catalog.h"
+#include "sim/io/input_error.h"
 
 #include <algorithm>
 #include <map>
@@ -263,7 +264,7 @@ const std::vector<PriceEntry>& price_catalog() {
 Pricing parse_pricing(const std::string& text) {
   for (Pricing p : {Pricing::on_demand, Pricing::spot, Pricing::reserved_1y, Pricing::reserved_3y})
     if (to_string(p) == text) return p;
-  throw std::invalid_argument("unknown pricing '" + text + "' (known: on-demand, spot, reserved-1y, reserved-3y)");
+  throw InputError("unknown pricing '" + text + "' (known: on-demand, spot, reserved-1y, reserved-3y)");
 }
 
 std::string to_string(Pricing p) {

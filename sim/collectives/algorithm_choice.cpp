@@ -1,6 +1,7 @@
 // The library's choice of all-reduce algorithm and the per-call cost around the registry's
 // closed forms.
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/io/input_error.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -9,7 +10,7 @@ namespace scalecast::collectives {
 
 void check_allreduce_choice(const std::string& name) {
   if (name != kAutomatic && !find_allreduce(name))
-    throw std::invalid_argument("unknown all-reduce algorithm '" + name + "' (known: " + allreduce_names(true) +
+    throw InputError("unknown all-reduce algorithm '" + name + "' (known: " + allreduce_names(true) +
                                 ")");
 }
 

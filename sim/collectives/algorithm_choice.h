@@ -13,7 +13,7 @@ namespace scalecast::collectives {
 
 inline constexpr std::string_view kAutomatic = "auto";
 
-// Throws std::invalid_argument unless `name` is a registered algorithm or "auto".
+// Throws an InputError unless `name` is a registered algorithm or "auto".
 void check_allreduce_choice(const std::string& name);
 
 // `requested` itself, or for "auto" the library's own choice: NCCL's (the registered "nccl", its

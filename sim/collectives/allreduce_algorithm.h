@@ -35,7 +35,7 @@ struct AllreduceAlgorithm {
 const std::vector<const AllreduceAlgorithm*>& allreduce_algorithms();
 // nullptr for a name that is not registered.
 const AllreduceAlgorithm* find_allreduce(std::string_view name);
-// Throws std::invalid_argument naming the registered algorithms.
+// Throws an InputError naming the registered algorithms.
 const AllreduceAlgorithm& allreduce_algorithm(std::string_view name);
 // "ring, tree, halving-doubling, hierarchical, nccl" (and ", auto" with the library's own choice).
 std::string allreduce_names(bool with_auto);

@@ -1,6 +1,7 @@
 // The table of registered all-reduce algorithms (as SimGrid lists its network models): adding one
 // is a file of its own, a line here and its test.
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/io/input_error.h"
 
 #include <stdexcept>
 
@@ -26,7 +27,7 @@ const AllreduceAlgorithm* find_allreduce(std::string_view name) {
 
 const AllreduceAlgorithm& allreduce_algorithm(std::string_view name) {
   if (const AllreduceAlgorithm* a = find_allreduce(name)) return *a;
-  throw std::invalid_argument("unknown all-reduce algorithm '" + std::string(name) + "' (known: " +
+  throw InputError("unknown all-reduce algorithm '" + std::string(name) + "' (known: " +
                               allreduce_names(false) + ")");
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/collectives/group_collectives.h"
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/node_ring.h"
 #include "sim/collectives/pipelined_chain.h"
@@ -31,9 +32,10 @@ Expansion root(const Schedule& s, const Task& t) {
   return pipelined_chain(s.gpus(), t.bytes, t.op == CommOp::reduce);
 }
 
-// The task's all-reduce algorithm; throws std::invalid_argument where it has none.
+// The task's all-reduce algorithm; throws std::logic_error where it has none (the schedule's
+// reader requires one).
 const AllreduceAlgorithm& task_algorithm(const Task& t, const char* what) {
-  if (!t.algorithm) throw std::invalid_argument(std::string(what) + ": task " + std::to_string(t.id) + " has no all-reduce algorithm");
+  if (!t.algorithm) throw std::logic_error(std::string(what) + ": task " + std::to_string(t.id) + " has no all-reduce algorithm");
   return *t.algorithm;
 }
 
@@ -45,7 +47,7 @@ const AllreduceAlgorithm& replayed_allreduce(const Schedule& s, const Task& t) {
   const LinkCapacities links = link_capacities(s.cluster, s.strategy);
   if (!links.nccl) return allreduce_algorithm("ring");
   const auto picked = links.nccl->choice(nccl::Func::all_reduce, t.bytes);
-  if (!picked) throw std::invalid_argument("NCCL's masks leave no all-reduce algorithm for task " + std::to_string(t.id));
+  if (!picked) throw InputError("NCCL's masks leave no all-reduce algorithm for task " + std::to_string(t.id));
   switch (picked->algo) {
     case nccl::Algo::tree: return allreduce_algorithm("tree");
     case nccl::Algo::nvls:
@@ -56,7 +58,7 @@ const AllreduceAlgorithm& replayed_allreduce(const Schedule& s, const Task& t) {
 
 TransferStages transfer_stages(const Schedule& s, const Task& t) {
   if (t.op != CommOp::push && t.op != CommOp::pull)
-    throw std::invalid_argument("transfer_stages: task " + std::to_string(t.id) + " is not a push or a pull");
+    throw std::logic_error("transfer_stages: task " + std::to_string(t.id) + " is not a push or a pull");
   const Cluster& c = s.cluster;
   const int g = c.gpus_per_node, server = server_endpoint(s, t.server);
   const bool local = s.strategy.node_local_reduce;
@@ -82,7 +84,7 @@ TransferStages transfer_stages(const Schedule& s, const Task& t) {
 }
 
 Expansion expand(const Schedule& s, const Task& t) {
-  if (t.kind != TaskKind::comm) throw std::invalid_argument("expand: task " + std::to_string(t.id) + " is not a communication task");
+  if (t.kind != TaskKind::comm) throw std::logic_error("expand: task " + std::to_string(t.id) + " is not a communication task");
   const Cluster& c = s.cluster;
   switch (t.op) {
     case CommOp::all_gather:

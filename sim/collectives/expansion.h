@@ -20,7 +20,7 @@ int node_of(const Cluster& cluster, int endpoint);  // node of a GPU rank; -1 fo
 // network part moves each GPU's share between nodes as NVLS-tree does.
 const AllreduceAlgorithm& replayed_allreduce(const Schedule& schedule, const Task& task);
 
-// Throws std::invalid_argument for compute tasks and for an all-reduce without an algorithm.
+// Throws std::logic_error for compute tasks and for an all-reduce without an algorithm.
 Expansion expand(const Schedule& schedule, const Task& task);
 // expand(schedule, task).transfer_count(), worked out without expanding.
 double transfer_count(const Schedule& schedule, const Task& task);

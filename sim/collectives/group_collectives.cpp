@@ -20,7 +20,7 @@ CollectiveOp collective_of(CommOp op) {
     case CommOp::allreduce: return CollectiveOp::all_reduce;
     default: break;
   }
-  throw std::invalid_argument("a group collective is an all-gather, a reduce-scatter or an all-reduce, not a " +
+  throw std::logic_error("a group collective is an all-gather, a reduce-scatter or an all-reduce, not a " +
                               to_string(op));
 }
 
@@ -52,16 +52,16 @@ double group_collective_s(const LinkCapacities& l, CommOp op, CommGroup group, d
   switch (group) {
     case CommGroup::all:
       if (what == CollectiveOp::all_reduce)
-        throw std::invalid_argument("an all-reduce among every GPU is timed by its registered algorithm");
+        throw std::logic_error("an all-reduce among every GPU is timed by its registered algorithm");
       return collective_op_s(l, what, bytes, algorithm);
     case CommGroup::node:
-      if (what == CollectiveOp::all_reduce) throw std::invalid_argument("no all-reduce inside a node group");
+      if (what == CollectiveOp::all_reduce) throw std::logic_error("no all-reduce inside a node group");
       if (l.gpus_per_node <= 1) return 0;
       if (l.node_nccl && algorithm == "auto") return l.node_nccl->seconds(what, bytes);
       if (l.nodes == 1 && l.nccl && algorithm == "auto") return l.nccl->seconds(what, bytes);
       return node_ring_s(l, bytes);
     case CommGroup::rail:
-      if (what != CollectiveOp::all_reduce) throw std::invalid_argument("a rail runs all-reduces only");
+      if (what != CollectiveOp::all_reduce) throw std::logic_error("a rail runs all-reduces only");
       return rail_allreduce_s(l, bytes);
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/collectives/allreduce_algorithm.h"
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 
 namespace scalecast::collectives {
@@ -13,7 +14,7 @@ namespace {
 
 double cost(const LinkCapacities& l, double bytes) {
   if (!l.nccl)
-    throw std::invalid_argument(
+    throw InputError(
         "all-reduce 'nccl' needs NCCL's model of the run: the library nccl (strategy.library) and a GPU of the "
         "catalog (gpu.type)");
   return l.nccl->seconds(CollectiveOp::all_reduce, bytes);

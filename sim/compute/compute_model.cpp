@@ -9,6 +9,7 @@
 
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
+#include "sim/io/input_error.h"
 #include "sim/zoo/layers.h"
 
 namespace scalecast {
@@ -27,7 +28,6 @@ double activation_scale(Precision p) { return half_width(p) ? 0.5 : 1.0; }
 Precision product_precision(const Layer& layer, Precision p) {
   return p == Precision::fp8 && layer.kind != "linear" ? Precision::bf16 : p;
 }
-
 
 // One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
 // (half under a causal mask, whose blocks it skips) forward; backward recomputes the scores, five
@@ -98,7 +98,7 @@ void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const 
 double optimizer_bytes_per_parameter(const std::string& optimizer) {
   if (optimizer == "sgd") return 20;
   if (optimizer == "adam") return 28;
-  throw std::invalid_argument("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
+  throw InputError("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
 }
 
 // The layers whose forward runs again before their backward. Full: the checkpointed blocks; the
@@ -186,9 +186,9 @@ double optimizer_step_s(const Workload& workload, const GpuSpec& gpu,
 }
 
 double scale_to_throughput(Workload& workload, double samples_per_s) {
-  if (samples_per_s <= 0) throw std::invalid_argument("single-GPU throughput must be positive");
+  if (samples_per_s <= 0) throw InputError("single-GPU throughput must be positive");
   const double current = workload.compute_s();
-  if (current <= 0) throw std::invalid_argument("workload has no compute time to scale");
+  if (current <= 0) throw InputError("workload has no compute time to scale");
   const double target = workload.samples_per_step() / samples_per_s;
   const double factor = target / current;
   for (Layer& layer : workload.layers) {

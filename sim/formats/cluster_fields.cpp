@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/catalogs/gpu_catalog.h"
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast {
@@ -51,7 +52,7 @@ void read_size_curve(const YamlReader&, const YamlReader& value, Cluster& c) {
     anchors.emplace_back(size.bytes(ranges::size()), share.number(ranges::efficiency()));
   try {
     c.net.size_curve = SizeCurve(anchors);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     value.fail(e.what());
   }
 }
@@ -66,7 +67,7 @@ void read_schedule_size_curve(const JsonReader& a, TransportParams& p) {
   }
   try {
     p.size_curve = SizeCurve(anchors);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     a.fail(e.what());
   }
 }

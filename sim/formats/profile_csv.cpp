@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/io/csv.h"
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/io/ranges.h"
 
@@ -41,7 +42,7 @@ class RowReader {
 
   [[noreturn]] void fail(const std::string& column, const std::string& what,
                          const std::string& got) const {
-    throw ProfileError(path_ + ":" + std::to_string(line_) + ": " + column + ": expected " + what +
+    throw InputError(InputKind::file, path_ + ":" + std::to_string(line_) + ": " + column + ": expected " + what +
                        ", got " + quote_input(got));
   }
 
@@ -187,12 +188,12 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
     profile.workload.layers.push_back(std::move(layer));
   }
   if (header.empty())
-    throw ProfileError(path + ":" + std::to_string(std::max(1, line_no)) +
+    throw InputError(InputKind::file, path + ":" + std::to_string(std::max(1, line_no)) +
                        ": header: expected a CSV header, got an empty profile");
   if (profile.workload.layers.empty())
-    throw ProfileError(path + ":" + std::to_string(line_no) + ": row: expected at least one layer, got none");
+    throw InputError(InputKind::file, path + ":" + std::to_string(line_no) + ": row: expected at least one layer, got none");
   if (!(profile.workload.compute_s() > 0))
-    throw ProfileError(path + ":" + std::to_string(line_no) +
+    throw InputError(InputKind::file, path + ":" + std::to_string(line_no) +
                        ": forward_ms: expected layers that take time, got 0 ms in every row");
   if (auto it = profile.metadata.find("model"); it != profile.metadata.end()) {
     if (!is_utf8(it->second))
@@ -204,7 +205,7 @@ Profile parse_profile_csv(const std::string& text, const std::string& path,
 
 Profile read_profile_csv(const std::string& path, int grad_element_bytes) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ProfileError(path + ": cannot open the profile file");
+  if (!in) throw InputError(InputKind::file, path + ": cannot open the profile file");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_profile_csv(text.str(), path, grad_element_bytes);

@@ -6,16 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/io/input_error.h"
 #include "sim/types/workload.h"
 
 namespace scalecast {
-
-// A bad profile: what() is one line "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
-class ProfileError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 struct Profile {
   std::string path;

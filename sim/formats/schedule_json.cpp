@@ -402,20 +402,10 @@ ordered_json schedule_to_json(const Schedule& s) {
   return out;
 }
 
-Schedule schedule_from_json(const json& j, const std::string& source) {
-  try {
-    return read_schedule(JsonReader(j, source));
-  } catch (const JsonError& e) {
-    throw ScheduleError(e.what());
-  }
-}
+Schedule schedule_from_json(const json& j, const std::string& source) { return read_schedule(JsonReader(j, source)); }
 
 Schedule read_schedule_file(const std::string& path) {
-  try {
-    return schedule_from_json(read_json_file(path, "a schedule file"), path);
-  } catch (const JsonError& e) {
-    throw ScheduleError(e.what());
-  }
+  return schedule_from_json(read_json_file(path, "a schedule file"), path);
 }
 
 }  // namespace scalecast

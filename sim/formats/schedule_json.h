@@ -8,15 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/types/schedule.h"
-#include "sim/io/input_error.h"
 
 namespace scalecast {
-
-// A schedule file that cannot be run: what() names the file and the offending field.
-class ScheduleError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 inline constexpr int kScheduleFormatVersion = 3;  // 2: algorithm on all-reduce tasks only;
                                                  // 3: NICs, node GPUs, CPU, fabric flags

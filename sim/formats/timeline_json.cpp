@@ -99,11 +99,7 @@ TimelineFile read_timeline(const JsonReader& j) {
 }  // namespace
 
 TimelineEvent event_from_json(const json& j, int tasks, const std::string& source) {
-  try {
-    return event_from(JsonReader(j, source), tasks);
-  } catch (const JsonError& e) {
-    throw TimelineError(e.what());
-  }
+  return event_from(JsonReader(j, source), tasks);
 }
 
 ordered_json event_to_json(const TimelineEvent& e) {
@@ -154,20 +150,10 @@ void write_timeline_json(std::ostream& out, const Schedule& s, const Timeline& t
   out << json_text(j, 1) << '\n';
 }
 
-TimelineFile timeline_from_json(const json& j, const std::string& source) {
-  try {
-    return read_timeline(JsonReader(j, source));
-  } catch (const JsonError& e) {
-    throw TimelineError(e.what());
-  }
-}
+TimelineFile timeline_from_json(const json& j, const std::string& source) { return read_timeline(JsonReader(j, source)); }
 
 TimelineFile read_timeline_json(const std::string& path) {
-  try {
-    return timeline_from_json(read_json_file(path, "a timeline file"), path);
-  } catch (const JsonError& e) {
-    throw TimelineError(e.what());
-  }
+  return timeline_from_json(read_json_file(path, "a timeline file"), path);
 }
 
 }  // namespace scalecast

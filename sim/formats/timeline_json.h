@@ -15,12 +15,6 @@
 
 namespace scalecast {
 
-// A timeline file that cannot be read: what() names the file and the offending field.
-class TimelineError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
-
 inline constexpr int kTimelineFormatVersion = 2;  // 2: the policy's commits
 
 // What a comparison needs of each task of the schedule the timeline ran.
@@ -46,7 +40,7 @@ struct TimelineFile {
 // One event as timeline files and the messages between processes (the SimGrid child, the
 // executor's ranks) carry it: {task, rank, track, start_s, end_s}.
 nlohmann::ordered_json event_to_json(const TimelineEvent& event);
-// Strict: throws TimelineError naming `source` and the field; task ids below `tasks`.
+// Strict: throws an InputError naming `source` and the field; task ids below `tasks`.
 TimelineEvent event_from_json(const nlohmann::json& j, int tasks, const std::string& source);
 
 // Format "scalecast-timeline": backend, scenario/model/method/gpus/nodes/iterations, notes, the

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <fstream>
 
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 
 namespace scalecast {
@@ -42,7 +43,7 @@ CsvRecord::CsvRecord(std::shared_ptr<const CsvLayout> layout, int line,
 void CsvRecord::fail(const std::string& column, const std::string& expected) const {
   const auto it = layout_->columns.find(column);
   const std::string got = it == layout_->columns.end() ? "no such column" : quote_input(fields_[it->second]);
-  throw CsvError(layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
+  throw InputError(InputKind::file, layout_->file + ":" + std::to_string(line_) + ": " + column + ": expected " +
                   expected + ", got " + got);
 }
 
@@ -90,7 +91,7 @@ double CsvRecord::number(const std::string& column, const Bound& bound) const {
 
 CsvFile::CsvFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw CsvError(path + ": expected a readable CSV file, got one that cannot be opened");
+  if (!in) throw InputError(InputKind::file, path + ": expected a readable CSV file, got one that cannot be opened");
   auto layout = std::make_shared<CsvLayout>();
   layout->file = path;
   std::string line;
@@ -101,25 +102,25 @@ CsvFile::CsvFile(const std::string& path) {
     if (line.empty()) continue;
     // Quotes come in pairs ("" inside a quoted field is one quote): an odd count leaves a field open.
     if (std::count(line.begin(), line.end(), '"') % 2 != 0)
-      throw CsvError(path + ":" + std::to_string(number) + ": expected a closing quote, got a field left open: " +
+      throw InputError(InputKind::file, path + ":" + std::to_string(number) + ": expected a closing quote, got a field left open: " +
                       quote_input(line));
     std::vector<std::string> fields = split_csv_line(line);
     if (header_.empty()) {
       header_ = fields;
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (!layout->columns.emplace(fields[i], i).second)
-          throw CsvError(path + ":" + std::to_string(number) +
+          throw InputError(InputKind::file, path + ":" + std::to_string(number) +
                           ": expected unique column names, got " + quote_input(fields[i]) + " twice");
       }
       continue;
     }
     if (fields.size() != header_.size())
-      throw CsvError(path + ":" + std::to_string(number) + ": expected " +
+      throw InputError(InputKind::file, path + ":" + std::to_string(number) + ": expected " +
                       std::to_string(header_.size()) + " fields as in the header, got " +
                       std::to_string(fields.size()));
     records_.emplace_back(layout, number, std::move(fields));
   }
-  if (header_.empty()) throw CsvError(path + ":1: expected a header row, got an empty file");
+  if (header_.empty()) throw InputError(InputKind::file, path + ":1: expected a header row, got an empty file");
 }
 
 bool CsvFile::has_columns(const std::vector<std::string>& columns) const {

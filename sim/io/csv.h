@@ -14,12 +14,6 @@
 
 namespace scalecast {
 
-// A CSV file that cannot be read: what() is one line, "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
-class CsvError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
-
 // The file name and column positions that every record of one file shares.
 struct CsvLayout {
   std::string file;
@@ -42,7 +36,7 @@ class CsvRecord {
   double number(const std::string& column, const Bound& bound) const;
   // The field, which must be one of `allowed`.
   const std::string& choice(const std::string& column, const std::vector<std::string>& allowed) const;
-  // Throws a DataError "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
+  // Throws an InputError "FILE:LINE: COLUMN: expected WHAT, got 'VALUE'".
   [[noreturn]] void fail(const std::string& column, const std::string& expected) const;
 
  private:

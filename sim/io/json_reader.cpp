@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/io/json_text.h"
 
@@ -40,19 +41,19 @@ json parse_json(const std::string& text, const std::string& source) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {
-    throw JsonError(source + ": expected valid JSON, got " + parser_message(e));
+    throw InputError(InputKind::file, source + ": expected valid JSON, got " + parser_message(e));
   }
 }
 
 std::string read_json_text(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw JsonError(path + ": expected " + what + ", got " +
+    throw InputError(InputKind::file, path + ": expected " + what + ", got " +
                     (std::filesystem::exists(path, ec) ? "something that is not a file" : "no such file"));
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in) throw JsonError(path + ": expected " + what + ", got one that cannot be read");
+  if (!in) throw InputError(InputKind::file, path + ": expected " + what + ", got one that cannot be read");
   return text.str();
 }
 
@@ -77,7 +78,7 @@ std::string JsonReader::describe_value() const {
 }
 
 void JsonReader::fail(const std::string& expected) const {
-  throw JsonError(*source_ + ": " + (pointer_.empty() ? "top level" : pointer_) + ": expected " + expected +
+  throw InputError(InputKind::file, *source_ + ": " + (pointer_.empty() ? "top level" : pointer_) + ": expected " + expected +
                   ", got " + describe_value());
 }
 
@@ -93,7 +94,7 @@ JsonReader JsonReader::require(const std::string& key) const {
   const auto it = value_->find(key);
   const std::string pointer = pointer_ + "/" + pointer_token(key);
   if (it == value_->end())
-    throw JsonError(*source_ + ": " + pointer + ": expected a value for this required key, got nothing");
+    throw InputError(InputKind::file, *source_ + ": " + pointer + ": expected a value for this required key, got nothing");
   return JsonReader(*it, source_, pointer);
 }
 

@@ -10,16 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 
 namespace scalecast {
-
-// A bad value in a JSON input; what() is the one-line message.
-class JsonError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 // The parsed text; a syntax error, a number no double holds (1e999) or text that is not UTF-8
 // names `source` and where the parser stopped.

@@ -11,12 +11,6 @@
 
 namespace scalecast {
 
-// An output path that cannot be written (no such folder, no permission): exit code 2.
-class OutputError : public InputError {
- public:
-  explicit OutputError(const std::string& what) : InputError(what) {}
-};
-
 class OutputFiles {
  public:
   OutputFiles() = default;
@@ -25,7 +19,7 @@ class OutputFiles {
   // Removes the FILE.tmp of every file not committed.
   ~OutputFiles();
 
-  // Writes through `write` to PATH.tmp. Throws OutputError where it cannot be written, and what
+  // Writes through `write` to PATH.tmp. Throws an InputError where it cannot be written, and what
   // `write` throws; either way PATH.tmp is gone.
   void add(const std::string& path, const std::function<void(std::ostream&)>& write);
   // Renames every PATH.tmp to its PATH.

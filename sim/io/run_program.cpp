@@ -16,7 +16,7 @@ extern char** environ;
 namespace scalecast {
 
 int run_program(const ProgramRun& run, std::string* start_error) {
-  if (run.command.empty()) throw std::invalid_argument("run_program: no command");
+  if (run.command.empty()) throw std::logic_error("run_program: no command");
   std::vector<std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string variable(*entry);

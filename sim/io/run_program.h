@@ -19,7 +19,7 @@ struct ProgramRun {
 
 // Runs it and waits. Returns its exit status, or 128 + the signal number when a signal killed
 // it, or -1 when it could not be started (not installed, not executable); `start_error` then
-// says why. Throws std::invalid_argument for an empty command.
+// says why. Throws std::logic_error (a bug of the caller) for an empty command.
 int run_program(const ProgramRun& run, std::string* start_error = nullptr);
 
 // Writes all of `size` bytes to `fd` (a pipe to another process), across interrupted and partial

@@ -99,10 +99,10 @@ Part read_part(const std::string& path) {
   const nlohmann::json doc = read_json_file(path, "a part file");
   const JsonReader j(doc, path);
   if (!doc.is_object() || !doc.contains("scalecast_part"))
-    throw InputError(path + ": expected a part file (written by --shard I/N --part FILE), got other JSON", true);
+    throw InputError(InputKind::file, path + ": expected a part file (written by --shard I/N --part FILE), got other JSON");
   j.check_keys({"scalecast_part", "command", "arguments", "output", "build", "inputs", "items", "shard", "shards", "results"});
   if (j.require("scalecast_part").integer(0, 1000000) != kFormat)
-    throw InputError(path + ": expected a part file of format " + std::to_string(kFormat) + " (this scalecast's), got another", true);
+    throw InputError(InputKind::file, path + ": expected a part file of format " + std::to_string(kFormat) + " (this scalecast's), got another");
   Part p;
   p.file = path;
   p.command = j.require("command").choice("a sharded command", {"predict", "recommend", "validate"});
@@ -129,13 +129,12 @@ Part read_part(const std::string& path) {
   std::size_t expected = 0;
   for (std::size_t item = static_cast<std::size_t>(p.shard); item < p.items; item += static_cast<std::size_t>(p.shards)) {
     if (!p.results.count(item))
-      throw InputError(path + ": shard " + shard_name(p.shard, p.shards) + " is incomplete: no result for work item " +
-                           std::to_string(item) + " of " + std::to_string(p.items),
-                       true);
+      throw InputError(InputKind::file, path + ": shard " + shard_name(p.shard, p.shards) + " is incomplete: no result for work item " +
+                           std::to_string(item) + " of " + std::to_string(p.items));
     ++expected;
   }
   if (p.results.size() != expected)
-    throw InputError(path + ": shard " + shard_name(p.shard, p.shards) + " holds results of items that are not its own", true);
+    throw InputError(InputKind::file, path + ": shard " + shard_name(p.shard, p.shards) + " holds results of items that are not its own");
   return p;
 }
 
@@ -146,11 +145,10 @@ void check_parts(const std::vector<Part>& parts, const std::string& build,
   std::map<int, const Part*> seen;
   for (const Part& p : parts) {
     if (const std::string d = difference(p, first); !d.empty())
-      throw InputError(p.file + ": from another run than " + first.file + ": " + d, true);
+      throw InputError(InputKind::file, p.file + ": from another run than " + first.file + ": " + d);
     if (const auto [it, added] = seen.emplace(p.shard, &p); !added)
-      throw InputError(p.file + ": shard " + shard_name(p.shard, p.shards) + " again (" + it->second->file +
-                           " is that shard): each shard once",
-                       true);
+      throw InputError(InputKind::file, p.file + ": shard " + shard_name(p.shard, p.shards) + " again (" + it->second->file +
+                           " is that shard): each shard once");
   }
   std::string missing;
   for (int s = 0; s < first.shards; ++s)
@@ -159,11 +157,10 @@ void check_parts(const std::vector<Part>& parts, const std::string& build,
     throw InputError("expected every shard of " + first.file + "'s run, got none of " + missing +
                      ": run each (--shard I/N) and merge again");
   if (first.build != build)
-    throw InputError(first.file + ": made by another scalecast build than this merge: merge with the program that ran the shards",
-                     true);
+    throw InputError(InputKind::file, first.file + ": made by another scalecast build than this merge: merge with the program that ran the shards");
   for (const PartInput& in : first.inputs)
     if (current_hash(in.path) != in.hash)
-      throw InputError(in.path + ": changed since the shards read it (" + first.file + "): run them again", true);
+      throw InputError(InputKind::file, in.path + ": changed since the shards read it (" + first.file + "): run them again");
 }
 
 }  // namespace scalecast

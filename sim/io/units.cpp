@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 
 namespace scalecast::units {
@@ -26,9 +27,9 @@ Split split_number(std::string_view text, std::string_view what) {
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range)
-    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
+    throw InputError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
   if (ec != std::errc() || ptr == text.data() || !std::isfinite(value))  // "nan" and "inf" are no quantity
-    throw UnitError("expected " + std::string(what) + ", got " + quote_input(text));
+    throw InputError("expected " + std::string(what) + ", got " + quote_input(text));
   std::string unit(ptr, text.data() + text.size());
   while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
   return {value, unit};
@@ -39,11 +40,11 @@ double lookup(const std::map<std::string, double>& table, const Split& s, std::s
               std::string_view what, std::string_view examples) {
   auto it = table.find(s.unit);
   if (it == table.end())
-    throw UnitError("expected " + std::string(what) + " with a unit such as " +
+    throw InputError("expected " + std::string(what) + " with a unit such as " +
                     std::string(examples) + ", got " + quote_input(text));
   const double value = s.value * it->second;
   if (!std::isfinite(value))
-    throw UnitError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
+    throw InputError("expected " + std::string(what) + " that a double holds, got " + quote_input(text));
   return value;
 }
 
@@ -102,7 +103,7 @@ double parse_bytes(std::string_view text) {
   Split s = split_number(text, "a size");
   if (s.unit.empty()) {
     if (s.value != std::floor(s.value))
-      throw UnitError("expected a whole number of bytes, got " + quote_input(text));
+      throw InputError("expected a whole number of bytes, got " + quote_input(text));
     return s.value;
   }
   static const std::map<std::string, double> table = with_prefixes({{"B", 1.0}});

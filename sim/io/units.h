@@ -6,15 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "sim/io/input_error.h"
 
 namespace scalecast::units {
-
-// Thrown for a malformed quantity; the message says what was expected (the caller knows where).
-class UnitError : public InputError {
- public:
-  explicit UnitError(const std::string& what) : InputError(what) {}
-};
 
 // Prefixes: k/K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15; Ki/Mi/Gi/Ti = powers of 1024.
 // "b" is bits, "B" is bytes (ns-3's DataRate convention).

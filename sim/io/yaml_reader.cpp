@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/io/units.h"
 
@@ -66,7 +67,7 @@ std::string YamlReader::describe_value() const {
 }
 
 void YamlReader::fail(const std::string& expected) const {
-  throw YamlError(location(path_, line_) + "expected " + expected + ", got " + describe_value());
+  throw InputError(InputKind::file, location(path_, line_) + "expected " + expected + ", got " + describe_value());
 }
 
 const YAML::Node& YamlReader::scalar_or_fail(const std::string& expected) const {
@@ -108,7 +109,7 @@ YamlReader YamlReader::require(const std::string& key) const {
   const YAML::Node value = node_[key];
   if (!value.IsDefined()) {
     const std::string path = path_.empty() ? key : path_ + "." + key;
-    throw YamlError(location(path, line_) + "expected a value for this required key, got nothing");
+    throw InputError(InputKind::file, location(path, line_) + "expected a value for this required key, got nothing");
   }
   return child(key, value);
 }
@@ -168,11 +169,12 @@ bool YamlReader::boolean() const {
 
 template <class Parse>
 double YamlReader::quantity(Parse parse, const std::string& what, Bound bound) const {
+  const std::string& text = scalar_or_fail(what).Scalar();
   double value = 0;
   try {
-    value = parse(scalar_or_fail(what).Scalar());
-  } catch (const units::UnitError& e) {
-    throw YamlError(location(path_, line_) + e.what());
+    value = parse(text);
+  } catch (const InputError& e) {  // the unit's message, which does not know the file
+    throw InputError(InputKind::file, location(path_, line_) + e.what());
   }
   if (!bound.contains(value)) fail(what + " " + bound.describe());
   return value;

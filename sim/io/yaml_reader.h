@@ -11,16 +11,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 
 namespace scalecast {
-
-// A bad value in a YAML input; what() is the one-line message.
-class YamlError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
 
 // Reads one node of a YAML document, knowing its file, key path and line for errors.
 // Values that came from a command-line override are reported as "--set KEY.PATH".

@@ -1,5 +1,6 @@
 // Link capacities from a cluster's description: payload rates, per-transfer caps by transport,
 // leaf uplinks and server NICs, each derived here and nowhere else.
+#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 
 #include <algorithm>
@@ -15,7 +16,7 @@ namespace {
 
 void require_rate(double value, const char* what) {
   if (!(value > 0) || !std::isfinite(value))
-    throw std::invalid_argument(std::string(what) + " must be a positive, finite rate, not " + std::to_string(value));
+    throw InputError(std::string(what) + " must be a positive, finite rate, not " + std::to_string(value));
 }
 
 // ZeroMQ I/O threads of one ps-lite process: BYTEPS_ZMQ_NTHREADS, default 4 (ps-lite 2f40b17,
@@ -82,7 +83,7 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   require_rate(c.fabric.link_bandwidth, "the fabric bandwidth");
   require_rate(c.nic_bandwidth, "the NIC bandwidth");
   if (!(c.net.efficiency > 0 && c.net.efficiency <= 1))
-    throw std::invalid_argument("the network efficiency must be in (0, 1], not " + std::to_string(c.net.efficiency));
+    throw InputError("the network efficiency must be in (0, 1], not " + std::to_string(c.net.efficiency));
   LinkCapacities l;
   l.nodes = c.nodes;
   l.gpus_per_node = c.gpus_per_node;
@@ -145,7 +146,7 @@ collectives::nccl::NetworkRates network_rates(const LinkCapacities& l) {
 double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes) {
   if (!s.host_staged) return s.call_overhead_s;
   if (!(l.host_copy_bandwidth > 0))
-    throw std::invalid_argument("method " + s.method + " stages gradients through host memory, and the GPU's PCIe rate is unknown");
+    throw InputError("method " + s.method + " stages gradients through host memory, and the GPU's PCIe rate is unknown");
   // Device to host before the collective, host to device after: one after the other, each at the
   // link's rate (ProcessGroupGloo waits for the first copy before Gloo starts).
   return s.call_overhead_s + 2 * bytes / l.host_copy_bandwidth;

@@ -95,7 +95,7 @@ double library_sockets(const Cluster& cluster, const Strategy& strategy);
 
 // The links of `cluster` as a run of `strategy` uses them (its library decides the per-transfer
 // caps over kernel TCP), with NCCL's model of its collectives where NCCL runs them. Throws
-// std::invalid_argument for a cluster whose links could carry nothing (a rate or an efficiency
+// an InputError for a cluster whose links could carry nothing (a rate or an efficiency
 // that is not positive and finite).
 LinkCapacities link_capacities(const Cluster& cluster, const Strategy& strategy);
 
@@ -105,7 +105,7 @@ collectives::nccl::NetworkRates network_rates(const LinkCapacities& l);
 // Time a collective task spends in the framework outside the transfers, the same in every
 // backend: the strategy's cost per call and, where it stages the tensor through host memory
 // (Strategy::host_staged), the copy to the host before and back after. Throws
-// std::invalid_argument where staging is asked of a GPU without a known PCIe rate.
+// an InputError where staging is asked of a GPU without a known PCIe rate.
 double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes);
 
 // Software cost of one push or pull request, the same in every backend: the PS client's call

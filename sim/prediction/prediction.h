@@ -49,7 +49,7 @@ struct PredictionRun {
 // The schedule of one (method, gpus) run of a scenario over `iterations` iterations (0: the
 // scenario's; kSteadyState: the first iteration and the next forward pass, unnamed, what the row
 // needs);
-// throws WorkLimitError before building one larger than the limits allow.
+// throws an InputError before building one larger than the limits allow.
 inline constexpr int kSteadyState = -1;
 Schedule schedule_for(const Scenario& scenario, const Workload& workload, const std::string& method,
                       int gpus, const WorkLimits& limits = {}, int iterations = 0);

@@ -1,5 +1,6 @@
 // Prediction intervals from log-normal residual spreads; the default spreads are measured on the
 // published tables with `scalecast validate --report DIR` (docs/MODEL.md says how).
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction_interval.h"
 
 #include <algorithm>
@@ -44,18 +45,18 @@ Uncertainty calibrated_uncertainty(double transport_sigma, const std::string& so
 
 double sigma_from_p05_p95(double ratio_p05, double ratio_p95) {
   if (!(ratio_p05 > 0) || !(ratio_p95 >= ratio_p05))
-    throw std::invalid_argument("held-out ratios need 0 < p05 <= p95");
+    throw InputError("held-out ratios need 0 < p05 <= p95");
   return (std::log(ratio_p95) - std::log(ratio_p05)) / (2 * normal_quantile(0.95));
 }
 
 IntervalFactors interval_factors(const Uncertainty& u, double level_pct) {
-  if (!(level_pct > 0 && level_pct < 100)) throw std::invalid_argument("an interval level in (0, 100) %");
+  if (!(level_pct > 0 && level_pct < 100)) throw std::logic_error("an interval level in (0, 100) %");
   const double half = normal_quantile(0.5 + level_pct / 200) * u.sigma();
   return {std::exp(-half), std::exp(half)};
 }
 
 double normal_quantile(double p) {
-  if (!(p > 0 && p < 1)) throw std::invalid_argument("a probability in (0, 1)");
+  if (!(p > 0 && p < 1)) throw std::logic_error("a probability in (0, 1)");
   // Bisection on the CDF 0.5 * erfc(-x / sqrt 2): exact to double precision in 200 halvings.
   double lo = -40, hi = 40;
   for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {

@@ -16,13 +16,13 @@ namespace scalecast {
 void select_runs(Scenario& s, const std::vector<std::string>& methods, const std::vector<int>& gpus) {
   for (std::size_t i = 0; i < methods.size(); ++i)
     if (std::find(methods.begin(), methods.begin() + static_cast<long>(i), methods[i]) != methods.begin() + static_cast<long>(i))
-      throw std::invalid_argument("--method: " + methods[i] + " is given twice");
+      throw InputError("--method: " + methods[i] + " is given twice");
   for (std::size_t i = 0; i < gpus.size(); ++i)
     if (std::find(gpus.begin(), gpus.begin() + static_cast<long>(i), gpus[i]) != gpus.begin() + static_cast<long>(i))
-      throw std::invalid_argument("--gpus: " + std::to_string(gpus[i]) + " is given twice");
+      throw InputError("--gpus: " + std::to_string(gpus[i]) + " is given twice");
   if (!methods.empty()) s.methods = methods;
   if (s.methods.empty())
-    throw SourceError(s.path + ": methods: expected the methods to predict (or --method), got none");
+    throw InputError(InputKind::file, s.path + ": methods: expected the methods to predict (or --method), got none");
   if (!gpus.empty()) s.gpus = gpus;
   for (const auto& m : s.methods) make_preset(m);
   for (int g : s.gpus) nodes_for(s.cluster, g);
@@ -44,7 +44,7 @@ PlannedRuns plan_runs(const Scenario& s, const std::string& swept_as, bool allow
       // Refused only where the estimate's interval lies wholly over the GPU's memory; within it,
       // predicted with a warning that names the margin.
       if (!fit.fits() && !allow_oom)
-        throw SourceError(s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + fit.gpu +
+        throw InputError(InputKind::file, s.path + ": model.batch_per_gpu: expected a configuration that fits in a " + fit.gpu +
                           ", got one that needs " + memory_summary(fit) + which + "; it would fit with " +
                           memory_knobs(s, r.workload.workload, sharding) + "; or pass --allow-oom");
       const std::string warning = memory_warning(fit);

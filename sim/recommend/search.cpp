@@ -90,12 +90,12 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
   out.objective = request.objective_set ? request.objective : space.objective;
   out.samples = request.samples > 0 ? request.samples : space.samples;
   if (out.objective == Objective::time && !(out.samples > 0))
-    throw InputError(path + ": search.samples: expected the samples a training run processes to rank by time, got none", true);
+    throw InputError(InputKind::file, path + ": search.samples: expected the samples a training run processes to rank by time, got none");
   const std::vector<std::string> methods =
       !request.methods.empty() ? request.methods : !space.methods.empty() ? space.methods : out.base.methods;
   const std::vector<int> gpus = !request.gpus.empty() ? request.gpus : !space.gpus.empty() ? space.gpus : out.base.gpus;
   if (methods.empty())
-    throw InputError(path + ": methods: expected the methods to search (methods, search.methods or --method), got none", true);
+    throw InputError(InputKind::file, path + ": methods: expected the methods to search (methods, search.methods or --method), got none");
   for (const auto& m : methods) make_preset(m);
   std::vector<NetworkOption> networks = space.networks;
   if (networks.empty()) networks.push_back({.name = "", .sets = {}, .node_hour = 0.0, .node_hour_key = ""});
@@ -160,9 +160,8 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         if (v.memory.empty()) continue;
         out.variants.push_back(std::move(v));
         if (out.variants.size() * gpus.size() > kMaxConfigurations)
-          throw InputError(path + ": search: expected at most " + std::to_string(kMaxConfigurations) +
-                               " configurations, got more",
-                           true);
+          throw InputError(InputKind::file, path + ": search: expected at most " + std::to_string(kMaxConfigurations) +
+                               " configurations, got more");
       }
     }
   }
@@ -185,13 +184,12 @@ Search plan_search(const std::string& path, const SearchRequest& request) {
         ++out.skipped_batch;
     }
   if (out.configurations.empty() && space.global_batch > 0)
-    throw InputError(path + ": search.global_batch: expected a batch some configuration steps on (micro-batch x "
-                     "accumulation steps x GPUs), got " + std::to_string(space.global_batch) + ", which none does",
-                     true);
+    throw InputError(InputKind::file, path + ": search.global_batch: expected a batch some configuration steps on (micro-batch x "
+                     "accumulation steps x GPUs), got " + std::to_string(space.global_batch) + ", which none does");
   out.unpriced = missing_price(out, path, networks);
   out.priced = out.unpriced.empty();
   if (!out.priced && (out.objective == Objective::cost || request.needs_prices || out.base.prices.given))
-    throw InputError(out.unpriced, true);
+    throw InputError(InputKind::file, out.unpriced);
   if (!out.priced) out.gpu_prices.clear();
   return out;
 }

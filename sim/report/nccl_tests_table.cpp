@@ -1,5 +1,6 @@
 // The nccl-tests table (util.cu:454-511, 620-640, 739-780 at v2.19.6) and its size rounding
 // (common.cu:900-938 and each test's GetCollByteCount).
+#include "sim/io/input_error.h"
 #include "sim/report/nccl_tests_table.h"
 
 #include <cmath>
@@ -15,14 +16,14 @@ int nccl_tests_type_bytes(const std::string& type) {
   if (type == "half" || type == "bfloat16" || type == "float16") return 2;
   if (type == "float" || type == "int32" || type == "uint32" || type == "int") return 4;
   if (type == "double" || type == "int64" || type == "uint64") return 8;
-  throw std::invalid_argument("unknown type '" + type +
+  throw InputError("unknown type '" + type +
                               "' (known: int8, uint8, half, bfloat16, float, int32, uint32, double, int64, uint64)");
 }
 
 std::vector<NcclTestsSize> nccl_tests_sizes(CollectiveOp op, double min, double max, double factor, double increment,
                                             int ts, int ranks) {
   if (!(min > 0) || !(max >= min) || !(factor >= 1) || (factor == 1 && !(increment > 0)))
-    throw std::invalid_argument("sizes: expected 0 < min <= max and a factor > 1 or an increment > 0");
+    throw InputError("sizes: expected 0 < min <= max and a factor > 1 or an increment > 0");
   std::vector<NcclTestsSize> out;
   const double align = 16.0 / ts;  // per-rank counts are multiples of 16 bytes
   for (double size = min; size <= max && out.size() < 4096; size = factor > 1 ? size * factor : size + increment) {

@@ -18,7 +18,7 @@ struct NcclTestsSize {
 };
 
 // Bytes of one element of nccl-tests' -d type (int8, uint8, half, bfloat16, float, int32, ...);
-// throws std::invalid_argument naming the known types.
+// throws an InputError naming the known types.
 int nccl_tests_type_bytes(const std::string& type);
 // The sizes of a sweep from `min` to `max` by `factor` (or `increment` when factor is 1), each
 // rounded as nccl-tests rounds its counts for the operation on `ranks` ranks.

@@ -1,5 +1,6 @@
 // Prediction rows as a table (for people), CSV and JSON (for scripts), with fixed precision so
 // the same inputs give byte-identical output.
+#include "sim/io/input_error.h"
 #include "sim/report/prediction_report.h"
 
 #include <fmt/format.h>
@@ -174,7 +175,7 @@ void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const
   if (format == "table") write_table(out, rows);
   else if (format == "csv") write_csv(out, rows);
   else if (format == "json") write_json(out, rows);
-  else throw std::invalid_argument("unknown format '" + format + "' (known: table, csv, json)");
+  else throw InputError("unknown format '" + format + "' (known: table, csv, json)");
 }
 
 }  // namespace scalecast

@@ -37,7 +37,7 @@ class PredictionCsv {
 // One row's JSON object (without its interval).
 nlohmann::ordered_json prediction_json(const PredictionRow& row);
 
-// "table", "csv" or "json"; throws std::invalid_argument otherwise.
+// "table", "csv" or "json"; throws an InputError otherwise.
 void write_rows(std::ostream& out, const std::vector<PredictionRow>& rows, const std::string& format);
 
 }  // namespace scalecast

@@ -12,7 +12,7 @@ namespace scalecast {
 // What predict() sets (names, hardware, counts and the figures); the settings, overrides, memory
 // and interval that commands add from their own plan are left out.
 nlohmann::json predicted_row_json(const PredictionRow& row);
-// Throws JsonError naming the source and key of a missing or mistyped value.
+// Throws an InputError naming the source and key of a missing or mistyped value.
 PredictionRow read_predicted_row(const JsonReader& json);
 
 }  // namespace scalecast

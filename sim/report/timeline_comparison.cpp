@@ -2,6 +2,7 @@
 // timed from end to end, and a task from its last start to its last end over the ranks.
 #include "sim/report/timeline_comparison.h"
 
+#include "sim/io/input_error.h"
 #include "sim/io/input_text.h"
 #include "sim/types/timeline.h"
 
@@ -24,7 +25,7 @@ std::vector<double> iteration_times(const TimelineFile& f) {
 
 void check_same_schedule(const TimelineFile& p, const TimelineFile& m, const std::string& pp, const std::string& mp) {
   auto differ = [&](const std::string& what) {
-    throw TimelineError(pp + " and " + mp + " are timelines of different schedules: " + what);
+    throw InputError(InputKind::file, pp + " and " + mp + " are timelines of different schedules: " + what);
   };
   if (p.gpus != m.gpus) differ(std::to_string(p.gpus) + " vs " + std::to_string(m.gpus) + " GPUs");
   if (p.iterations != m.iterations) differ("different iteration counts");
@@ -57,6 +58,5 @@ std::vector<ComparisonRow> compare_timelines(const TimelineFile& p, const Timeli
                       msp[t.id].seconds()});
   return rows;
 }
-
 
 }  // namespace scalecast

@@ -18,7 +18,7 @@ struct ComparisonRow {
   double error_pct() const { return measured_s > 0 ? 100 * (predicted_s - measured_s) / measured_s : 0; }
 };
 
-// Throws TimelineError naming both files where they are timelines of different schedules.
+// Throws an InputError naming both files where they are timelines of different schedules.
 void check_same_schedule(const TimelineFile& predicted, const TimelineFile& measured,
                          const std::string& predicted_path, const std::string& measured_path);
 // Rows per iteration, the steady state (iterations >= 2) and, with `tasks`, per communication

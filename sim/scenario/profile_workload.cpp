@@ -9,6 +9,7 @@
 #include "sim/catalogs/gpu_catalog.h"
 #include "sim/compute/profile_gpu_scaling.h"
 #include "sim/formats/profile_csv.h"
+#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
@@ -19,7 +20,7 @@ void require_same(const Profile& profile, const std::string& key, const std::str
                   const std::string& scenario_key, const std::string& scenario_path) {
   const auto it = profile.metadata.find(key);
   if (it == profile.metadata.end() || it->second == wanted) return;
-  throw ProfileError(profile.where(key) + ": expected " + wanted + " as " + scenario_key + " in " +
+  throw InputError(InputKind::file, profile.where(key) + ": expected " + wanted + " as " + scenario_key + " in " +
                      scenario_path + ", got '" + it->second +
                      "' (measured times are not converted: profile with " + wanted + ", or set " +
                      scenario_key + ": " + it->second + ")");
@@ -42,12 +43,12 @@ const GpuSpec* other_gpu(const Profile& profile, const Scenario& s, std::string&
   }
   if (measured->name == s.compute.gpu) return nullptr;
   if (!zoo::has_model(s.model.name))
-    throw ProfileError(profile.where("gpu") + ": expected a " + s.compute.gpu + " as gpu.type in " + s.path +
+    throw InputError(InputKind::file, profile.where("gpu") + ": expected a " + s.compute.gpu + " as gpu.type in " + s.path +
                        ", got '" + it->second + "' (" + measured->name +
                        "; scaling to another GPU needs the layers' shapes: set model.name to the zoo model "
                        "profiled, profile on a " + s.compute.gpu + ", or set gpu.type: " + measured->name + ")");
   if (!measured->supports(s.model.precision))
-    throw ProfileError(profile.where("gpu") + ": expected a GPU that computes in " + to_string(s.model.precision) +
+    throw InputError(InputKind::file, profile.where("gpu") + ": expected a GPU that computes in " + to_string(s.model.precision) +
                        " (model.precision in " + s.path + "), got '" + it->second + "' (" + measured->name + ")");
   return measured;
 }
@@ -87,7 +88,7 @@ BuiltWorkload profile_workload(const Scenario& s, const ComputeModelParams& para
   if (profile.metadata.count("step_s")) {
     const double step_s = std::stod(profile.metadata["step_s"]);
     if (step_s < layers_s)
-      throw ProfileError(profile.where("step_s") + ": expected at least the layers' forward + " +
+      throw InputError(InputKind::file, profile.where("step_s") + ": expected at least the layers' forward + " +
                          "backward (" + fmt::format("{:.9f}", layers_s) + " s), got '" +
                          profile.metadata["step_s"] +
                          "' (remove the line to take the optimizer step from the compute model)");

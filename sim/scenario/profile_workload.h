@@ -8,7 +8,7 @@
 
 namespace scalecast {
 
-// Reads s.model.profile. Throws ProfileError (naming the profile's line and key) when it records
+// Reads s.model.profile. Throws an InputError (naming the profile's line and key) when it records
 // a precision or optimizer other than the scenario's, or a step_s below its layers' forward +
 // backward. Measured on another catalog GPU, its layers scale to the scenario's by the compute
 // model's per-layer ratio (sim/compute/profile_gpu_scaling.h), which needs model.name to be the zoo model

@@ -11,7 +11,7 @@
 namespace scalecast {
 
 // Nodes for a GPU count: gpus / gpus_per_node, or one partly used node for fewer GPUs; with
-// cluster.nodes fixed, that many nodes holding gpus / nodes each. Throws std::invalid_argument.
+// cluster.nodes fixed, that many nodes holding gpus / nodes each. Throws an InputError.
 int nodes_for(const Cluster& cluster, int gpus);
 // The cluster sized for a run of `gpus` GPUs: its nodes, and the GPUs it uses of each.
 Cluster sized_for(const Cluster& cluster, int gpus);

@@ -15,6 +15,7 @@
 #include "sim/formats/cluster_fields.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/catalogs/nic_catalog.h"
+#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 #include "sim/io/yaml_reader.h"
 
@@ -54,7 +55,7 @@ std::vector<std::string> method_names() {
 void check_zoo_options(const YamlReader& m, const ModelSettings& s) {
   try {
     zoo::build_model(s.name, s.options);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     const bool images = zoo::build_model(s.name, {}).sample_unit == "images";
     const auto option = m.optional(images ? "image_size" : "seq_len");
     (option ? *option : m).fail("sizes " + s.name + " can be built with (" + e.what() + ")");
@@ -382,7 +383,7 @@ int second_document_line(int parser_line, const std::string& text) {
   return separator;
 }
 
-// Parses the text; it must hold one document, a map. Throws ScenarioError or YamlError.
+// Parses the text; it must hold one document, a map. Throws an InputError.
 YAML::Node load_yaml(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
@@ -392,15 +393,15 @@ YAML::Node load_yaml(const std::string& text, const std::string& path) {
     while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
     }
     if (counter.documents > 1)
-      throw ScenarioError(path + ":" + std::to_string(second_document_line(counter.second_line, text)) +
+      throw InputError(InputKind::file, path + ":" + std::to_string(second_document_line(counter.second_line, text)) +
                           ": expected one YAML document, got a second one (a line '---', or text the "
                           "first document cannot hold, starts it)");
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(path + ":" + std::to_string(std::max(0, e.mark.line) + 1) +
+    throw InputError(InputKind::file, path + ":" + std::to_string(std::max(0, e.mark.line) + 1) +
                         ": expected valid YAML, got a syntax error (" + e.msg + ")");
   }
-  if (root.IsNull()) throw ScenarioError(path + ":1: expected a map of scenario keys, got an empty file");
+  if (root.IsNull()) throw InputError(InputKind::file, path + ":1: expected a map of scenario keys, got an empty file");
   if (!root.IsMap()) YamlReader(root, path).fail("a map of scenario keys");
   return root;
 }
@@ -413,7 +414,7 @@ std::string apply_override(YAML::Node& root, const ScenarioOverride& set) {
   const std::string key_path = text.substr(0, equals);
   if (equals == std::string::npos || key_path.empty() || key_path.front() == '.' ||
       key_path.back() == '.' || key_path.find("..") != std::string::npos)
-    throw ScenarioError(origin + ": expected key.path=value, got '" + text + "'");
+    throw InputError(InputKind::file, origin + ": expected key.path=value, got '" + text + "'");
   const std::string value_text = text.substr(equals + 1);
   std::vector<std::string> keys;
   std::stringstream split(key_path);
@@ -422,7 +423,7 @@ std::string apply_override(YAML::Node& root, const ScenarioOverride& set) {
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(origin + " " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
+    throw InputError(InputKind::file, origin + " " + key_path + ": expected a YAML value (" + e.msg + "), got '" +
                         value_text + "'");
   }
   YAML::Node node;
@@ -438,7 +439,7 @@ std::string apply_override(YAML::Node& root, const ScenarioOverride& set) {
       expanded["kind"] = node[keys[i]].Scalar();
       node[keys[i]] = expanded;
     } else if (!node[keys[i]].IsMap()) {
-      throw ScenarioError(origin + " " + walked + ": expected a map to hold '" + keys[i + 1] +
+      throw InputError(InputKind::file, origin + " " + walked + ": expected a map to hold '" + keys[i + 1] +
                           "', got " + (node[keys[i]].IsScalar()
                                            ? "'" + node[keys[i]].Scalar() + "'"
                                            : std::string("a list")));
@@ -459,47 +460,39 @@ ScenarioOverrides from_set(const std::vector<std::string>& sets) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& path, const ScenarioOverrides& overrides) {
-  try {
-    YAML::Node root = load_yaml(text, path);
-    std::vector<YamlReader::Overridden> overridden;
-    for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
-    return read_scenario(YamlReader(root, path, overridden), path);
-  } catch (const YamlError& e) {
-    throw ScenarioError(e.what());
-  }
+  YAML::Node root = load_yaml(text, path);
+  std::vector<YamlReader::Overridden> overridden;
+  for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
+  return read_scenario(YamlReader(root, path, overridden), path);
 }
 
 Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file) {
-  try {
-    YAML::Node root(YAML::NodeType::Map);
-    std::vector<YamlReader::Overridden> overridden;
-    for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
-    const YamlReader top(root, file, overridden);
-    // What a built schedule can still take: how fast and how late data moves, not what was built.
-    const auto takes_only = [](const YamlReader& r, const std::vector<std::string>& keys) {
-      try {
-        r.check_keys(keys);
-      } catch (const YamlError& e) {
-        throw YamlError(std::string(e.what()) + " (a schedule already built takes only these; build it again with "
-                                                "schedule --cluster to change the rest)");
-      }
-    };
-    takes_only(top, {"cluster"});
-    const YamlReader c = top.require("cluster");
-    takes_only(c, {"fabric", "network", "parameter_server"});
-    const auto take = [&](const auto& table) {
-      if (auto block = c.optional(std::string(table.scenario_block))) {
-        takes_only(*block, scenario_keys(table, true));
-        read_scenario_fields(table, *block, cluster);
-      }
-    };
-    take(fabric_fields());
-    take(transport_fields());
-    take(parameter_server_fields());
-    return cluster;
-  } catch (const YamlError& e) {
-    throw ScenarioError(e.what());
-  }
+  YAML::Node root(YAML::NodeType::Map);
+  std::vector<YamlReader::Overridden> overridden;
+  for (const auto& set : overrides.sets) overridden.push_back({apply_override(root, set), set.origin});
+  const YamlReader top(root, file, overridden);
+  // What a built schedule can still take: how fast and how late data moves, not what was built.
+  const auto takes_only = [](const YamlReader& r, const std::vector<std::string>& keys) {
+    try {
+      r.check_keys(keys);
+    } catch (const InputError& e) {
+      throw InputError(InputKind::file, std::string(e.what()) + " (a schedule already built takes only these; build it "
+                                                                "again with schedule --cluster to change the rest)");
+    }
+  };
+  takes_only(top, {"cluster"});
+  const YamlReader c = top.require("cluster");
+  takes_only(c, {"fabric", "network", "parameter_server"});
+  const auto take = [&](const auto& table) {
+    if (auto block = c.optional(std::string(table.scenario_block))) {
+      takes_only(*block, scenario_keys(table, true));
+      read_scenario_fields(table, *block, cluster);
+    }
+  };
+  take(fabric_fields());
+  take(transport_fields());
+  take(parameter_server_fields());
+  return cluster;
 }
 
 Scenario parse_scenario(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
@@ -513,10 +506,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides) {
   std::error_code ec;
   if (!fs::exists(path, ec))
-    throw ScenarioError(path + ": expected a scenario file, got no such file");
+    throw InputError(InputKind::file, path + ": expected a scenario file, got no such file");
   std::ifstream in(path);
   if (!fs::is_regular_file(path, ec) || !in)
-    throw ScenarioError(path + ": expected a readable scenario file, got one that cannot be read");
+    throw InputError(InputKind::file, path + ": expected a readable scenario file, got one that cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_scenario(text.str(), path, overrides);

@@ -19,12 +19,6 @@
 
 namespace scalecast {
 
-// A bad scenario: what() is one line "FILE:LINE: KEY: expected WHAT, got VALUE".
-class ScenarioError : public SourceError {
- public:
-  using SourceError::SourceError;
-};
-
 // The values model.memory_format and model.kernels take (the validation tables' columns too).
 inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
 inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
@@ -106,7 +100,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path, const 
 // A built cluster (a schedule's) under values set from outside it, as a calibrated cluster file
 // sets them: only how fast and how late data moves (cluster.network's transport figures,
 // cluster.fabric's rates and latency, cluster.parameter_server.bandwidth). A key that would change
-// what was built (GPU counts, the NIC, the transport, ...) throws a ScenarioError naming its
+// what was built (GPU counts, the NIC, the transport, ...) throws an InputError naming its
 // origin; `file` names the values' source in other errors.
 Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& overrides, const std::string& file);
 

@@ -1,5 +1,6 @@
 // The `search:` and `prices:` sections of a scenario, read strictly: every value list is a list
 // of scalars (as --set would take them), every price bounded, every method a known preset.
+#include "sim/io/input_error.h"
 #include "sim/scenario/search_space.h"
 
 #include <limits>
@@ -13,7 +14,7 @@ Objective parse_objective(const std::string& text) {
   if (text == "throughput") return Objective::throughput;
   if (text == "time") return Objective::time;
   if (text == "cost") return Objective::cost;
-  throw std::invalid_argument("unknown objective '" + text + "' (known: throughput, time, cost)");
+  throw InputError("unknown objective '" + text + "' (known: throughput, time, cost)");
 }
 
 std::string to_string(Objective o) {

@@ -20,7 +20,7 @@ enum class Objective {
   time,        // the shortest time to train search.samples (the same order, stated in hours)
   cost,        // the lowest price per million samples
 };
-Objective parse_objective(const std::string& text);  // throws std::invalid_argument
+Objective parse_objective(const std::string& text);  // throws an InputError
 std::string to_string(Objective o);
 
 // Prices per hour, in one currency: of a GPU (its share of the server: CPU, memory, fabric), of

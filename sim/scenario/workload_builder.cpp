@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/compute/compute_model.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/profile_workload.h"
 #include "sim/zoo/zoo.h"
 
@@ -12,7 +13,7 @@ namespace scalecast {
 
 BuiltWorkload build_workload(const Scenario& s) {
   if (s.model.name.empty() && s.model.profile.empty())
-    throw ScenarioError(s.path + ": model: expected the model to train (this scenario describes a cluster alone: "
+    throw InputError(InputKind::file, s.path + ": model: expected the model to train (this scenario describes a cluster alone: "
                         "scalecast collective runs it), got none");
   BuiltWorkload out;
   ComputeModelParams params;

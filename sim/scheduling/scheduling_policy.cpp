@@ -29,14 +29,14 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
   is_finished_.assign(n, 0);
   for (int id = 0; id < n; ++id) {
     const Task& t = s.tasks[id];
-    if (t.id != id) throw std::invalid_argument("task " + std::to_string(id) + " has id " + std::to_string(t.id));
+    if (t.id != id) throw std::logic_error("task " + std::to_string(id) + " has id " + std::to_string(t.id));
     if (o_.lanes.empty()) lanes_.push_back(lane_of(t));
     if (lanes_[id] == Lane::transfer && t.server < 0)
-      throw std::invalid_argument("task " + std::to_string(id) + " names no parameter server");
+      throw std::logic_error("task " + std::to_string(id) + " names no parameter server");
     pending_[id] = static_cast<int>(t.deps.size());
     for (int d : t.deps) {
       if (d < 0 || d >= n || d == id)
-        throw std::invalid_argument("task " + std::to_string(id) + " depends on task " + std::to_string(d) +
+        throw std::logic_error("task " + std::to_string(id) + " depends on task " + std::to_string(d) +
                                     ", which is not another task of the schedule");
       ++first_dependent_[d + 1];
     }

@@ -1,5 +1,6 @@
 // Default constants for fabrics and transports, and the derived network bandwidth of a cluster.
 // Every default is a documented, typical figure; calibration replaces them with fitted ones.
+#include "sim/io/input_error.h"
 #include "sim/types/cluster.h"
 
 #include <algorithm>
@@ -81,7 +82,7 @@ Fabric default_fabric(const std::string& kind) {
   if (kind == "nvlink5") return {kind, 720 * units::kGBps, 3e-6, 0, true};
   std::string known;
   for (const auto& k : fabric_kinds()) known += (known.empty() ? "" : ", ") + k;
-  throw std::invalid_argument("unknown fabric '" + kind + "' (known: " + known + ")");
+  throw InputError("unknown fabric '" + kind + "' (known: " + known + ")");
 }
 
 double fabric_line_rate(const Fabric& f) {
@@ -112,7 +113,7 @@ Transport parse_transport(const std::string& text) {
   if (text == "tcp") return Transport::tcp;
   if (text == "rdma") return Transport::rdma;
   if (text == "efa") return Transport::efa;
-  throw std::invalid_argument("unknown transport '" + text + "' (known: tcp, rdma, efa)");
+  throw InputError("unknown transport '" + text + "' (known: tcp, rdma, efa)");
 }
 
 std::string to_string(Transport t) {
@@ -127,7 +128,7 @@ std::string to_string(Transport t) {
 CpuVendor parse_cpu_vendor(const std::string& text) {
   if (text == "intel") return CpuVendor::intel;
   if (text == "amd") return CpuVendor::amd;
-  throw std::invalid_argument("unknown CPU vendor '" + text + "' (known: intel, amd)");
+  throw InputError("unknown CPU vendor '" + text + "' (known: intel, amd)");
 }
 
 std::string to_string(CpuVendor v) { return v == CpuVendor::amd ? "amd" : "intel"; }
@@ -147,7 +148,7 @@ double Cluster::cores_shared_by() const {
 TopologyKind parse_topology_kind(const std::string& text) {
   if (text == "single-switch") return TopologyKind::single_switch;
   if (text == "leaf-spine") return TopologyKind::leaf_spine;
-  throw std::invalid_argument("unknown topology '" + text + "' (known: single-switch, leaf-spine)");
+  throw InputError("unknown topology '" + text + "' (known: single-switch, leaf-spine)");
 }
 
 std::string to_string(TopologyKind k) { return k == TopologyKind::single_switch ? "single-switch" : "leaf-spine"; }
@@ -155,7 +156,7 @@ std::string to_string(TopologyKind k) { return k == TopologyKind::single_switch 
 Placement parse_placement(const std::string& text) {
   if (text == "dedicated") return Placement::dedicated;
   if (text == "colocated") return Placement::colocated;
-  throw std::invalid_argument("unknown placement '" + text + "' (known: dedicated, colocated)");
+  throw InputError("unknown placement '" + text + "' (known: dedicated, colocated)");
 }
 
 std::string to_string(Placement p) { return p == Placement::dedicated ? "dedicated" : "colocated"; }

@@ -70,7 +70,7 @@ struct Fabric {
                                   // copies stage through host memory (NCCL's SHM transport)
 };
 
-// Throws std::invalid_argument naming the known fabrics.
+// Throws an InputError naming the known fabrics.
 Fabric default_fabric(const std::string& kind);
 // Bytes/s per GPU and direction of the fabric's raw links, the most a collective can reach
 // through them: PCIe x16 of its generation, else (NVLink) the effective rate / 0.8.

@@ -1,5 +1,6 @@
 // Names and nccl-tests' bus-bandwidth factors of the collective operations, as nccl-tests and
 // the schedule spell them.
+#include "sim/io/input_error.h"
 #include "sim/types/collective_op.h"
 
 #include <stdexcept>
@@ -24,7 +25,7 @@ CollectiveOp parse_collective_op(const std::string& text) {
                           CollectiveOp::broadcast, CollectiveOp::reduce, CollectiveOp::sendrecv, CollectiveOp::alltoall})
     if (text == to_string(op)) return op;
   if (text == "allreduce") return CollectiveOp::all_reduce;
-  throw std::invalid_argument("unknown collective '" + text +
+  throw InputError("unknown collective '" + text +
                               "' (known: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall)");
 }
 

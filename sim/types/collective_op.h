@@ -10,7 +10,7 @@ enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, red
 
 // nccl-tests' names: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall.
 std::string to_string(CollectiveOp op);
-// Also accepts the sweep's and the schedule's spellings (allreduce). Throws std::invalid_argument.
+// Also accepts the sweep's and the schedule's spellings (allreduce). Throws an InputError.
 CollectiveOp parse_collective_op(const std::string& text);
 
 // nccl-tests' bus bandwidth factor over n ranks (doc/PERFORMANCE.md): all-reduce 2(n-1)/n,

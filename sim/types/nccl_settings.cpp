@@ -1,5 +1,6 @@
 // NCCL_ALGO and NCCL_PROTO as NCCL 2.27 reads them (src/graph/tuning.cc:34-130): a list of
 // names, "^" before it to disable them instead, and "function:list" sections separated by ';'.
+#include "sim/io/input_error.h"
 #include "sim/types/nccl_settings.h"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ void apply(const std::string& text, const std::vector<std::string>& names, std::
     if (const auto colon = section.find(':'); colon != std::string::npos) {
       const int f = index_of(section.substr(0, colon), func_names());
       if (f < 0)
-        throw std::invalid_argument("NCCL " + std::string(what) + " '" + text + "': unknown function '" +
+        throw InputError("NCCL " + std::string(what) + " '" + text + "': unknown function '" +
                                     section.substr(0, colon) + "' (known: broadcast, reduce, allgather, reducescatter, allreduce)");
       funcs.push_back(f);
       list = section.substr(colon + 1);
@@ -70,7 +71,7 @@ void apply(const std::string& text, const std::vector<std::string>& names, std::
       if (i < 0) {
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("NCCL " + std::string(what) + " '" + text + "': unknown name '" + word +
+        throw InputError("NCCL " + std::string(what) + " '" + text + "': unknown name '" + word +
                                     "' (known: " + known + ")");
       }
       mask[static_cast<std::size_t>(i)] = true;
@@ -103,7 +104,7 @@ void check_mask(const std::string& text, bool algorithms) {
 bool valid_mask(const std::string& text, bool algorithms) {
   try {
     check_mask(text, algorithms);
-  } catch (const std::invalid_argument&) {
+  } catch (const InputError&) {
     return false;
   }
   return true;

@@ -45,9 +45,9 @@ struct NcclSettings {
   bool pipeline_fill = true;
 };
 
-// Parses both masks; throws std::invalid_argument naming what is unknown in them.
+// Parses both masks; throws an InputError naming what is unknown in them.
 Enabled enabled(const NcclSettings& s);
-// Checks one mask's syntax (`what`: "algorithms" or "protocols"); throws std::invalid_argument.
+// Checks one mask's syntax (`what`: "algorithms" or "protocols"); throws an InputError.
 void check_mask(const std::string& text, bool algorithms);
 // Whether check_mask accepts the text, for readers that name the syntax in their own error.
 bool valid_mask(const std::string& text, bool algorithms);

@@ -1,5 +1,6 @@
 // Names of tasks, task kinds and communication operations, as written in schedule files and
 // traces. Parsing is the inverse of printing and rejects anything else.
+#include "sim/io/input_error.h"
 #include "sim/types/schedule.h"
 
 #include <stdexcept>
@@ -51,20 +52,20 @@ std::string to_string(CommGroup g) {
 TaskKind parse_task_kind(const std::string& text) {
   for (TaskKind k : {TaskKind::forward, TaskKind::backward, TaskKind::optimizer, TaskKind::comm})
     if (to_string(k) == text) return k;
-  throw std::invalid_argument("unknown task kind '" + text + "'");
+  throw InputError("unknown task kind '" + text + "'");
 }
 
 CommOp parse_comm_op(const std::string& text) {
   for (CommOp op : {CommOp::allreduce, CommOp::push, CommOp::pull, CommOp::reduce, CommOp::broadcast,
                     CommOp::all_gather, CommOp::reduce_scatter})
     if (to_string(op) == text) return op;
-  throw std::invalid_argument("unknown communication op '" + text + "'");
+  throw InputError("unknown communication op '" + text + "'");
 }
 
 CommGroup parse_comm_group(const std::string& text) {
   for (CommGroup g : {CommGroup::all, CommGroup::node, CommGroup::rail})
     if (to_string(g) == text) return g;
-  throw std::invalid_argument("unknown communication group '" + text + "'");
+  throw InputError("unknown communication group '" + text + "'");
 }
 
 }  // namespace scalecast

@@ -1,4 +1,5 @@
 // Log-linear interpolation of a size curve between its anchors.
+#include "sim/io/input_error.h"
 #include "sim/types/size_curve.h"
 
 #include <algorithm>
@@ -12,11 +13,11 @@ SizeCurve::SizeCurve(std::vector<std::pair<double, double>> anchors) : anchors_(
   for (size_t i = 0; i < anchors_.size(); ++i) {
     const auto [bytes, factor] = anchors_[i];
     if (!(bytes > 0) || !std::isfinite(bytes))
-      throw std::invalid_argument("a size curve anchor needs a positive size, not " + std::to_string(bytes));
+      throw InputError("a size curve anchor needs a positive size, not " + std::to_string(bytes));
     if (!(factor > 0 && factor <= 1))
-      throw std::invalid_argument("a size curve factor must be in (0, 1], not " + std::to_string(factor));
+      throw InputError("a size curve factor must be in (0, 1], not " + std::to_string(factor));
     if (i > 0 && anchors_[i - 1].first == bytes)
-      throw std::invalid_argument("two size curve anchors at " + std::to_string(bytes) + " bytes");
+      throw InputError("two size curve anchors at " + std::to_string(bytes) + " bytes");
   }
 }
 

@@ -13,7 +13,7 @@ class SizeCurve {
   SizeCurve() = default;
   // Anchors (bytes, factor), bytes positive and distinct, factors in (0, 1]. Between anchors the
   // factor is linear in log(bytes); below the first and above the last it stays flat. No anchors:
-  // 1 everywhere. Throws std::invalid_argument for anchors that break those rules.
+  // 1 everywhere. Throws an InputError for anchors that break those rules.
   explicit SizeCurve(std::vector<std::pair<double, double>> anchors);
 
   double at(double bytes) const;

@@ -1,5 +1,6 @@
 // The named methods as presets of the strategy knobs, and the knobs' names for files and output.
 // Each preset cites the system whose behaviour it reproduces.
+#include "sim/io/input_error.h"
 #include "sim/types/strategy.h"
 
 #include <algorithm>
@@ -266,7 +267,7 @@ Strategy make_preset(const std::string& name) {
   if (it == presets().end()) {
     std::string known;
     for (const auto& [n, e] : presets()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown method '" + name + "' (known: " + known + ")");
+    throw InputError("unknown method '" + name + "' (known: " + known + ")");
   }
   Strategy s;
   it->second.configure(s);
@@ -311,7 +312,7 @@ std::string to_string(Sharding s) {
 Sharding parse_sharding(const std::string& name) {
   for (Sharding s : {Sharding::none, Sharding::optimizer, Sharding::gradients, Sharding::parameters})
     if (to_string(s) == name) return s;
-  throw std::invalid_argument("unknown sharding '" + name + "' (known: none, optimizer, gradients, parameters)");
+  throw InputError("unknown sharding '" + name + "' (known: none, optimizer, gradients, parameters)");
 }
 
 int shard_group_gpus(const Strategy& s, int gpus, int gpus_per_node) {
@@ -323,7 +324,7 @@ std::string to_string(CollectiveLibrary l) { return l == CollectiveLibrary::gloo
 CollectiveLibrary parse_collective_library(const std::string& name) {
   if (name == "nccl") return CollectiveLibrary::nccl;
   if (name == "gloo") return CollectiveLibrary::gloo;
-  throw std::invalid_argument("unknown collective library '" + name + "' (known: nccl, gloo)");
+  throw InputError("unknown collective library '" + name + "' (known: nccl, gloo)");
 }
 
 }  // namespace scalecast

@@ -102,20 +102,20 @@ bool has_preset(const std::string& name);
 // Sets the byte sizes stated in parameters for gradients of `element_bytes` (4: fp32, 2: fp16).
 void size_by_precision(Strategy& s, int element_bytes);
 // The preset, its sizes in bytes for fp32 gradients (strategy_for() sizes it for a scenario's
-// model). Throws std::invalid_argument naming the known presets.
+// model). Throws an InputError naming the known presets.
 Strategy make_preset(const std::string& name);
 
 std::string to_string(Grouping g);
 std::string to_string(Timing t);
 std::string to_string(Aggregation a);
 std::string to_string(Sharding s);
-// "none", "optimizer", "gradients" or "parameters"; throws std::invalid_argument otherwise.
+// "none", "optimizer", "gradients" or "parameters"; throws an InputError otherwise.
 Sharding parse_sharding(const std::string& name);
 // The GPUs one shard group spans among `gpus` data-parallel replicas (under tensor parallelism,
 // one per tensor-parallel group): all of them, or those of one node (shard_in_node).
 int shard_group_gpus(const Strategy& strategy, int gpus, int gpus_per_node);
 std::string to_string(CollectiveLibrary l);
-// "nccl" or "gloo"; throws std::invalid_argument otherwise.
+// "nccl" or "gloo"; throws an InputError otherwise.
 CollectiveLibrary parse_collective_library(const std::string& name);
 
 }  // namespace scalecast

@@ -1,5 +1,6 @@
 // Track names and iteration boundaries, computed here for every backend, the executor, compare
 // and the steady state alike.
+#include "sim/io/input_error.h"
 #include "sim/types/timeline.h"
 
 #include <algorithm>
@@ -23,9 +24,9 @@ IterationSpans iteration_spans(const Timeline& tl, const std::vector<int>& itera
   bool any = false;
   for (const TimelineEvent& e : tl.events) {
     if (e.task < 0 || e.task >= static_cast<int>(iteration_of_task.size()))
-      throw std::invalid_argument("timeline event of task " + std::to_string(e.task) + ", which does not exist");
+      throw InputError("timeline event of task " + std::to_string(e.task) + ", which does not exist");
     const int it = iteration_of_task[e.task];
-    if (it < 0 || it >= iterations) throw std::invalid_argument("task " + std::to_string(e.task) + " in no iteration");
+    if (it < 0 || it >= iterations) throw InputError("task " + std::to_string(e.task) + " in no iteration");
     out.ends_s[it] = std::max(out.ends_s[it], e.end_s);
     out.first_start_s = any ? std::min(out.first_start_s, e.start_s) : e.start_s;
     any = true;

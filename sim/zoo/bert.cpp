@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 #include "sim/zoo/layers.h"
 
@@ -83,11 +84,11 @@ void heads(NetBuilder& net, const Dims& d, int64_t vocab) {
 
 Workload build_bert(const BertConfig& config, const ModelOptions& options) {
   if (options.seq_len < 1 || options.seq_len > kMaxPositions) {
-    throw std::invalid_argument("bert: seq_len must be in [1, 512], got " +
+    throw InputError("bert: seq_len must be in [1, 512], got " +
                                 std::to_string(options.seq_len));
   }
   if (options.vocab_size < 0) {
-    throw std::invalid_argument("bert: vocab_size must be positive, got " +
+    throw InputError("bert: vocab_size must be positive, got " +
                                 std::to_string(options.vocab_size));
   }
   const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};

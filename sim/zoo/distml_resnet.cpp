@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 #include "sim/zoo/layers.h"
 
@@ -84,7 +85,7 @@ Workload build_resnet18(const ModelOptions& options) {
 Workload build_distml_resnet(int depth, const ModelOptions& options) {
   if (depth == 18) return build_resnet18(options);
   if (depth != 50 && depth != 101) {
-    throw std::invalid_argument("distml resnet: unsupported depth " + std::to_string(depth) +
+    throw InputError("distml resnet: unsupported depth " + std::to_string(depth) +
                                 " (18, 50 or 101)");
   }
   const std::array<int, 4> blocks = {3, 4, depth == 50 ? 6 : 23, 3};

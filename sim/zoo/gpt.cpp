@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 #include "sim/zoo/layers.h"
 
@@ -37,7 +38,7 @@ void block(NetBuilder& net, const std::string& p, const Dims& d) {
 
 GptConfig gpt_config(const TransformerShape& shape) {
   if (shape.layers < 1 || shape.hidden < 1 || shape.heads < 1) {
-    throw std::invalid_argument("gpt: layers, hidden and heads must be given");
+    throw InputError("gpt: layers, hidden and heads must be given");
   }
   GptConfig config;
   config.layers = shape.layers;
@@ -52,11 +53,11 @@ GptConfig gpt_config(const TransformerShape& shape) {
 Workload build_gpt(const GptConfig& config, const ModelOptions& options) {
   const int64_t positions = config.positions > 0 ? config.positions : options.seq_len;
   if (options.seq_len < 1 || options.seq_len > positions) {
-    throw std::invalid_argument("gpt: seq_len must be in [1, " + std::to_string(positions) +
+    throw InputError("gpt: seq_len must be in [1, " + std::to_string(positions) +
                                 "], got " + std::to_string(options.seq_len));
   }
   if (config.layers < 1 || config.intermediate < 1 || options.vocab_size < 0) {
-    throw std::invalid_argument("gpt: layers, intermediate and vocab_size must be positive");
+    throw InputError("gpt: layers, intermediate and vocab_size must be positive");
   }
   check_heads("gpt", config.hidden, config.heads, config.heads);
   const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};

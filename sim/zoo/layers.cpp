@@ -1,5 +1,6 @@
 // Layer-building helpers for the zoo: shapes, FLOPs, activation traffic and parameter tensors of
 // the usual layer types, following the PyTorch (torch.nn) and JAX stax layer definitions.
+#include "sim/io/input_error.h"
 #include "sim/zoo/layers.h"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ int64_t output_extent(int64_t in, int64_t kernel, int64_t stride, int64_t paddin
                       const std::string& name) {
   const int64_t padded = in + 2 * padding;
   if (kernel < 1 || stride < 1 || padded < kernel) {
-    throw std::invalid_argument(name + ": input extent " + std::to_string(in) +
+    throw InputError(name + ": input extent " + std::to_string(in) +
                                 " is too small for kernel " + std::to_string(kernel));
   }
   return (padded - kernel) / stride + 1;
@@ -27,7 +28,7 @@ int64_t output_extent(int64_t in, int64_t kernel, int64_t stride, int64_t paddin
 
 NetBuilder::NetBuilder(int bytes_per_element, ParamStyle style)
     : bytes_per_element_(bytes_per_element), style_(style) {
-  if (bytes_per_element < 1) throw std::invalid_argument("bytes_per_element must be positive");
+  if (bytes_per_element < 1) throw std::logic_error("bytes_per_element must be positive");
 }
 
 Layer& NetBuilder::add(const std::string& name, const std::string& kind, double flops,
@@ -68,7 +69,7 @@ Workload NetBuilder::finish() { return std::move(workload_); }
 FeatureMap conv2d(NetBuilder& net, const std::string& name, const FeatureMap& in,
                   const ConvSpec& spec) {
   if (spec.groups < 1 || in.channels % spec.groups != 0 || spec.out_channels % spec.groups != 0) {
-    throw std::invalid_argument(name + ": groups must divide the input and output channels");
+    throw InputError(name + ": groups must divide the input and output channels");
   }
   const FeatureMap out{spec.out_channels,
                        output_extent(in.height, spec.kernel, spec.stride, spec.padding, name),
@@ -182,14 +183,14 @@ void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool 
 
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads) {
   if (hidden < 1 || heads < 1 || kv_heads < 1) {
-    throw std::invalid_argument(model + ": hidden, heads and kv_heads must be positive");
+    throw InputError(model + ": hidden, heads and kv_heads must be positive");
   }
   if (hidden % heads != 0) {
-    throw std::invalid_argument(model + ": hidden (" + std::to_string(hidden) +
+    throw InputError(model + ": hidden (" + std::to_string(hidden) +
                                 ") must be a multiple of heads (" + std::to_string(heads) + ")");
   }
   if (heads % kv_heads != 0) {
-    throw std::invalid_argument(model + ": heads (" + std::to_string(heads) +
+    throw InputError(model + ": heads (" + std::to_string(heads) +
                                 ") must be a multiple of kv_heads (" + std::to_string(kv_heads) +
                                 ")");
   }

@@ -81,7 +81,7 @@ struct PoolSpec {
   int64_t padding = 0;  // on each side
 };
 
-// Throws std::invalid_argument if the output would be empty or the groups do not divide.
+// Throws an InputError if the output would be empty or the groups do not divide.
 FeatureMap conv2d(NetBuilder& net, const std::string& name, const FeatureMap& in,
                   const ConvSpec& spec);
 FeatureMap batchnorm2d(NetBuilder& net, const std::string& name, const FeatureMap& in);
@@ -109,7 +109,7 @@ void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t 
 // cross-entropy loss ("loss"). Tied: the head's weight is the token embedding's, whose gradient
 // collects it, so it has no tensor of its own.
 void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied);
-// Throws std::invalid_argument (prefixed with `model`) unless heads divides hidden and kv_heads
+// Throws an InputError (prefixed with `model`) unless heads divides hidden and kv_heads
 // divides heads, all positive.
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads);
 

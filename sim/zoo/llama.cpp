@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 #include "sim/zoo/layers.h"
 
@@ -53,7 +54,7 @@ void decoder_layer(NetBuilder& net, const std::string& p, const Dims& d) {
 
 LlamaConfig llama_config(const TransformerShape& shape) {
   if (shape.layers < 1 || shape.hidden < 1 || shape.heads < 1 || shape.intermediate < 1) {
-    throw std::invalid_argument("llama: layers, hidden, intermediate and heads must be given");
+    throw InputError("llama: layers, hidden, intermediate and heads must be given");
   }
   LlamaConfig config;
   config.layers = shape.layers;
@@ -68,7 +69,7 @@ LlamaConfig llama_config(const TransformerShape& shape) {
 Workload build_llama(const LlamaConfig& config, const ModelOptions& options) {
   if (options.seq_len < 1 || config.layers < 1 || config.intermediate < 1 ||
       options.vocab_size < 0) {
-    throw std::invalid_argument("llama: seq_len, layers, intermediate and vocab_size must be positive");
+    throw InputError("llama: seq_len, layers, intermediate and vocab_size must be positive");
   }
   check_heads("llama", config.hidden, config.heads, config.kv_heads);
   const Dims d{options.seq_len, config.hidden, config.heads,

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 #include "sim/zoo/layers.h"
 
@@ -20,7 +21,7 @@ ResNetSpec spec_for(int depth) {
     case 18: return {false, {2, 2, 2, 2}};
     case 50: return {true, {3, 4, 6, 3}};
     case 101: return {true, {3, 4, 23, 3}};
-    default: throw std::invalid_argument("resnet: unsupported depth " + std::to_string(depth));
+    default: throw InputError("resnet: unsupported depth " + std::to_string(depth));
   }
 }
 

@@ -1,5 +1,6 @@
 // The model zoo's registry: the names it knows, their descriptions, and dispatch to the family
 // builders. Each family cites its reference definition in its own source file.
+#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ Workload build_model(const std::string& name, const ModelOptions& options) {
   if (entry == nullptr) {
     std::string known;
     for (const Entry& e : registry()) known += (known.empty() ? "" : ", ") + e.info.name;
-    throw std::invalid_argument("unknown model '" + name + "'; known models: " + known);
+    throw InputError("unknown model '" + name + "'; known models: " + known);
   }
   Workload workload = entry->build(options);
   workload.model = entry->info.name;

@@ -49,7 +49,7 @@ bool has_model(const std::string& name);
 // The registry's entry for a name, or nullptr.
 const ModelInfo* model_info(const std::string& name);
 // Builds the layers (FLOPs, memory traffic, gradient tensors). Times are left at zero for the
-// compute model or a profile to fill. Throws std::invalid_argument for an unknown name.
+// compute model or a profile to fill. Throws an InputError for an unknown name.
 Workload build_model(const std::string& name, const ModelOptions& options);
 
 }  // namespace scalecast::zoo

@@ -15,6 +15,7 @@
 #include "sim/backends/simgrid/isolated_run.h"
 #include "sim/backends/simgrid/platform_builder.h"
 #include "sim/backends/simgrid/register.h"
+#include "sim/io/input_error.h"
 #include "tests/simgrid/helpers.h"
 
 namespace scalecast {
@@ -154,7 +155,7 @@ TEST(SimgridBackendPlumbing, ErrorsInTheSimulatingProcessReachTheCaller) {
     EXPECT_NE(std::string(e.what()).find("dependencies"), std::string::npos) << e.what();
   }
   EXPECT_THROW(
-      simgrid_backend::run_isolated([]() -> std::string { throw std::invalid_argument("boom"); }),
+      simgrid_backend::run_isolated([]() -> std::string { throw InputError("boom"); }),
       std::runtime_error);
 }
 

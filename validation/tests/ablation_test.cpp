@@ -1,5 +1,6 @@
 // Tests of the ablation's figures and renderings: a table's zero-shot MAPE and ranking from a
 // run, the text table with its units row, one CSV line per figure, and the Markdown section.
+#include "sim/io/input_error.h"
 #include "validation/ablation.h"
 
 #include <gtest/gtest.h>
@@ -40,7 +41,7 @@ TEST(Ablation, RendersTableCsvAndMarkdown) {
   const std::string lines = csv.str();
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1 + 2 * 3);
   EXPECT_NE(md.str().find("| credit | 17.2 | - | 100 |"), std::string::npos) << md.str();
-  EXPECT_THROW(write_ablation(table, a, "json"), std::invalid_argument);
+  EXPECT_THROW(write_ablation(table, a, "json"), InputError);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 #include "validation/summary.h"
 #include "validation/tests/two_row_result.h"
 
@@ -41,7 +41,7 @@ TEST(Baseline, FailsWhenRowsGoMissing) {
 }
 
 TEST(Baseline, NoFiguresForTheBackendIsAnInputError) {
-  EXPECT_THROW(check_baseline({entry(15, 2, "simgrid")}, testing::two_row_result(), "b.csv"), DataError);
+  EXPECT_THROW(check_baseline({entry(15, 2, "simgrid")}, testing::two_row_result(), "b.csv"), InputError);
 }
 
 TEST(Summary, HeldOutExcludesTheCalibrationSubset) {
@@ -59,7 +59,7 @@ TEST(Summary, HeldOutExcludesTheCalibrationSubset) {
       std::string::npos)
       << csv.str();
   std::ostringstream table;
-  EXPECT_THROW(write_summary(table, testing::two_row_result(), "json"), std::invalid_argument);
+  EXPECT_THROW(write_summary(table, testing::two_row_result(), "json"), InputError);
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ TEST(Calibration, LevenbergMarquardtHoldsAVariableAtItsBound) {
   EXPECT_NEAR(r.x[1], -1.0, 1e-6);
   EXPECT_THROW(calibration::levenberg_marquardt(residuals, Eigen::Vector2d(0, 0),
                                                 Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1)),
-               std::invalid_argument);
+               std::logic_error);
 }
 
 TEST(Calibration, FitsThroughputRowsMadeByKnownConstants) {

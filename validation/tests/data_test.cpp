@@ -8,7 +8,7 @@
 
 #include "validation/cases.h"
 #include "sim/io/csv.h"
-#include "validation/data_error.h"
+#include "sim/io/input_error.h"
 #include "validation/measurements.h"
 #include "validation/testbeds.h"
 
@@ -113,8 +113,8 @@ TEST(Data, WordsWithoutASentenceLengthAreRejectedWithFileAndLine) {
       "distml,AWS,v100,100Gbps,bert-base,8,distml-allreduce,12,20479.66,words/s,2269.57,\n");
   try {
     read_measured_table(csv.path());
-    FAIL() << "expected a CsvError";
-  } catch (const CsvError& e) {
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(csv.path() + ":2: note: expected 'sentence length N'"),
               std::string::npos)
         << e.what();
@@ -125,13 +125,13 @@ TEST(Data, BadNumbersAndUnknownLayoutsAreRejected) {
   const TempCsv bad_number(
       "model,batch_per_gpu,network,method,gpus,nodes,throughput,stddev,single_gpu_throughput\n"
       "resnet50,64,10GbE-TCP,bsp-ps,4,1,fast,1,253.1\n");
-  EXPECT_THROW(read_measured_table(bad_number.path()), CsvError);
+  EXPECT_THROW(read_measured_table(bad_number.path()), InputError);
   const TempCsv unknown("a,b\n1,2\n");
-  EXPECT_THROW(read_measured_table(unknown.path()), DataError);
+  EXPECT_THROW(read_measured_table(unknown.path()), InputError);
   const TempCsv short_row(
       "model,batch_per_gpu,network,method,gpus,nodes,throughput,stddev,single_gpu_throughput\n"
       "resnet50,64\n");
-  EXPECT_THROW(read_measured_table(short_row.path()), CsvError);
+  EXPECT_THROW(read_measured_table(short_row.path()), InputError);
 }
 
 TEST(Data, CsvFieldsMayBeQuoted) {

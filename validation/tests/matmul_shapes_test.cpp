@@ -1,5 +1,6 @@
 // The GEMM-by-shape table: rows become products on catalog GPUs or say why not, a malformed row is
 // refused with its file and line, and the shipped table's error per arch and precision is pinned.
+#include "sim/io/input_error.h"
 #include "validation/matmul_shapes.h"
 
 #include "sim/io/csv.h"
@@ -50,11 +51,11 @@ TEST(MatmulShapes, AMalformedRowIsRefusedWithItsFileAndLine) {
   try {
     validate_matmul_shapes(dir);
     FAIL() << "the row with n = 'two' was accepted";
-  } catch (const CsvError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("xla-default-matmul-table.csv:3"), std::string::npos) << e.what();
   }
   const std::string zero = table_dir("matmul-shapes-zero", "sm_90,1,256,256,256,bf16xbf16->bf16,0\n");
-  EXPECT_THROW(validate_matmul_shapes(zero), CsvError);
+  EXPECT_THROW(validate_matmul_shapes(zero), InputError);
 }
 
 // The product model's error on the shipped table, as measured now: a change to product timing

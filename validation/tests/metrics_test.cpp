@@ -40,7 +40,7 @@ TEST(Metrics, GroupsByColumnWithinTheTable) {
   EXPECT_EQ(groups[0].summary.worst, 1u);  // index into the input points
   EXPECT_EQ(groups[1].key, "b");
   EXPECT_EQ(groups[1].summary.worst, 2u);
-  EXPECT_THROW(group_errors(pts, "colour"), std::invalid_argument);
+  EXPECT_THROW(group_errors(pts, "colour"), std::logic_error);
 }
 
 TEST(Metrics, RankingCountsOnlyPairsBeyondTheirSpread) {

@@ -1,5 +1,6 @@
 // Published sharded-training rows as scenarios: the shapes, presets, GPUs and networks the shipped rows map to,
 // the reasons the others are left out, and a malformed field named by file, line and column.
+#include "sim/io/input_error.h"
 #include "validation/sharded_training_rows.h"
 
 #include <gtest/gtest.h>
@@ -143,7 +144,7 @@ TEST(ShardedTrainingRows, AMalformedFieldNamesFileLineAndColumn) {
     read_rows("sharded-training-malformed", good + "s,MPT-1b,24,2048,16,16,,50368,,2048,4,1,,A100,80,8,,,"
                                                    "FSDP FULL_SHARD,none,amp_bf16,FlashAttention,12k,,,x,n\n");
     FAIL() << "a malformed throughput was read";
-  } catch (const CsvError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("throughput.csv:3: tokens_per_s_per_gpu: expected a positive number"),
               std::string::npos)
         << e.what();

@@ -17,7 +17,7 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
   if (t.op == CommOp::all_gather || t.op == CommOp::reduce_scatter || t.group != CommGroup::all) {
     base = collectives::group_collective_s(l, t.op, t.group, t.bytes, st.algorithm);
   } else if (t.op == CommOp::allreduce) {
-    if (!t.algorithm) throw std::invalid_argument("all-reduce task " + std::to_string(t.id) + " has no algorithm");
+    if (!t.algorithm) throw std::logic_error("all-reduce task " + std::to_string(t.id) + " has no algorithm");
     base = collectives::allreduce_s(l, *t.algorithm, t.bytes);
   } else if (l.nccl) {
     // DataParallel's reduce to / broadcast from GPU 0, as NCCL's model times them.

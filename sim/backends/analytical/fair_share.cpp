@@ -26,12 +26,12 @@ FairShareLinks::FairShareLinks(std::vector<double> capacities)
 void FairShareLinks::add(int tag, double bytes, std::span<const Use> uses, double cap) {
   // No advance here: a flow that completes at this instant must be reported by the caller's
   // advance(), not dropped by this one.
-  if (!std::isfinite(bytes) || bytes < 0) throw std::invalid_argument("flow of " + std::to_string(bytes) + " bytes");
-  if (uses.empty()) throw std::invalid_argument("flow over no link");
-  if (!(cap >= 0) || !std::isfinite(cap)) throw std::invalid_argument("flow cap of " + std::to_string(cap) + " B/s");
+  if (!std::isfinite(bytes) || bytes < 0) throw std::logic_error("flow of " + std::to_string(bytes) + " bytes");
+  if (uses.empty()) throw std::logic_error("flow over no link");
+  if (!(cap >= 0) || !std::isfinite(cap)) throw std::logic_error("flow cap of " + std::to_string(cap) + " B/s");
   for (const Use& u : uses)
     if (u.link < 0 || u.link >= static_cast<int>(capacity_.size()) || !(capacity_[u.link] > 0) || !(u.weight > 0))
-      throw std::invalid_argument("flow over link " + std::to_string(u.link) + ", which cannot carry it");
+      throw std::logic_error("flow over link " + std::to_string(u.link) + ", which cannot carry it");
   auto same = [&](const Path& p) {
     if (static_cast<std::size_t>(p.uses) != uses.size() || p.cap != cap) return false;
     const std::span<const Use> mine = uses_of(p);

@@ -25,8 +25,8 @@ class FairShareLinks {
   // Starts a flow of `bytes` at the current time, the last one advance() moved to; `tag` is
   // returned by the advance() that sees it complete. `cap`: the most bytes/s the flow itself can
   // carry, whatever the links leave it (TCP streams, host staging; 0: none). Throws
-  // std::invalid_argument for a flow that could never complete (bytes not finite, a use of no
-  // link or of a link of no capacity).
+  // std::logic_error (a bug of the caller) for a flow that could never complete (bytes not
+  // finite, a use of no link or of a link of no capacity).
   void add(int tag, double bytes, std::span<const Use> uses, double cap = 0);
   void add(int tag, double bytes, std::initializer_list<Use> uses, double cap = 0) {
     add(tag, bytes, std::span<const Use>(uses.begin(), uses.size()), cap);

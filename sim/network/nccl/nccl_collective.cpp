@@ -2,6 +2,7 @@
 // transfer meets the network (physical latency once), bounded by the scenario's fabric and NIC
 // rates, plus the fill of the tree's and NVLink SHARP's chunk pipelines and the kernel launches;
 // and what sets it.
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 
 #include <algorithm>
@@ -290,7 +291,7 @@ NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_
   const Func f = func_of(op);
   const auto chosen = choice(f, bytes);
   if (!chosen)
-    throw std::invalid_argument("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
+    throw InputError("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
                                 "' leave no algorithm for " + to_string(op) + " on this cluster");
   Estimate e = at_size(*physical(f)[static_cast<int>(chosen->algo) * kProtos + static_cast<int>(chosen->proto)],
                        s, g, f, bytes, LatencyView::physical);

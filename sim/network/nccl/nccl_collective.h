@@ -47,12 +47,12 @@ struct NetworkRates {
 // network's rates are the run's, converted to NCCL's GB/s and microseconds here and nowhere else.
 class NcclModel {
  public:
-  // Throws std::invalid_argument for a GPU outside the catalog or masks NCCL cannot parse.
+  // Throws an InputError for a GPU outside the catalog or masks NCCL cannot parse.
   NcclModel(const Cluster& sized, const NetworkRates& network, const NcclSettings& settings);
 
   // One operation of `bytes` (nccl-tests' size) among the run's GPUs, alone on them: the whole
   // call as nccl-tests times it. `gpus_per_thread` is nccl-tests' -g. Throws
-  // std::invalid_argument where the masks enable no algorithm for the operation.
+  // an InputError where the masks enable no algorithm for the operation.
   CollectiveTime time(CollectiveOp op, double bytes, int gpus_per_thread = 1) const;
   // The same without its text: what a training schedule asks for every message.
   double seconds(CollectiveOp op, double bytes, int gpus_per_thread = 1) const {

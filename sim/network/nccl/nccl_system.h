@@ -41,7 +41,7 @@ struct NcclSystem {
 };
 
 // What NCCL sees of the cluster's topology and line rates, for its channel search (the run's
-// payload, staging and latency rates come from NcclModel). Throws std::invalid_argument for a GPU
+// payload, staging and latency rates come from NcclModel). Throws an InputError for a GPU
 // outside the catalog.
 NcclSystem nccl_system(const Cluster& sized, const NcclSettings& settings);
 

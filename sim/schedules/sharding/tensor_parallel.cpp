@@ -8,6 +8,7 @@
 // half's column-parallel linear in the backward (with sequence parallelism an all-gather and a
 // reduce-scatter instead, the same bytes). Source: Shoeybi et al., Megatron-LM (2019), section 3;
 // Korthikanti et al. (2023), section 4.2.
+#include "sim/io/input_error.h"
 #include "sim/schedules/sharding/tensor_parallel.h"
 
 #include <algorithm>
@@ -37,10 +38,10 @@ double tensor_parallel_activation_share(int t, bool sequence_parallel) {
 TensorParallelRun tensor_parallel_run(const Workload& w, const Cluster& sized, const Strategy& s, int activation_bytes) {
   const int t = s.tensor_parallel;
   if (w.layers.empty() || w.layers.front().kind != "embedding" || w.layers.front().output_elements <= 0)
-    throw std::invalid_argument("strategy.tensor_parallel: " + w.model +
+    throw InputError("strategy.tensor_parallel: " + w.model +
                                 " is not a transformer of the zoo (its first layer a token embedding)");
   if (sized.gpus_per_node % t != 0)
-    throw std::invalid_argument("strategy.tensor_parallel: " + std::to_string(t) + " GPUs do not divide the run's " +
+    throw InputError("strategy.tensor_parallel: " + std::to_string(t) + " GPUs do not divide the run's " +
                                 std::to_string(sized.gpus_per_node) + " GPUs of a node");
   const double hidden = static_cast<double>(w.layers.front().output_elements);
   // The group's collectives: its t GPUs of one node, as NCCL's model (or the ring) times them.

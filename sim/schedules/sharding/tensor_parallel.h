@@ -15,7 +15,7 @@ struct TensorParallelRun {
 };
 
 // For strategy.tensor_parallel > 1 on a sized cluster whose nodes it divides. `activation_bytes`:
-// bytes per activation element (2 in fp16/bf16/fp8, 4 in fp32). Throws std::invalid_argument for
+// bytes per activation element (2 in fp16/bf16/fp8, 4 in fp32). Throws an InputError for
 // a model that is not a transformer of the zoo (its first layer a token embedding).
 TensorParallelRun tensor_parallel_run(const Workload& workload, const Cluster& sized, const Strategy& strategy,
                                       int activation_bytes);
