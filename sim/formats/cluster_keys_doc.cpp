@@ -112,7 +112,7 @@ std::string cluster_keys_markdown() {
   std::string out =
       "# Cluster keys\n\n"
       "Generated from sim/formats/cluster_fields.cpp by sim/formats/cluster_keys_doc.cpp; the test ClusterKeysDoc checks this file\n"
-      "matches (SCALECAST_WRITE_DOCS=1 build/tests/scalecast_tests --gtest_filter='ClusterKeysDoc*' rewrites it).\n"
+      "matches (SCALECAST_WRITE_DOCS=1 build/sim/scalecast_tests --gtest_filter='ClusterKeysDoc*' rewrites it).\n"
       "A scenario states these under `cluster.`; a schedule file records them under the schedule key. Defaults\n"
       "are the fabric kind's or the transport's (a catalog NIC, `network.nic`, sets its own latencies); a\n"
       "calibrated cluster file (`--cluster`) may state every key but the hardware.\n\n";
