@@ -46,7 +46,7 @@ void predict_sweep(executor::SweepResult& r, const std::string& scenario_path, c
       row.predicted_s = collectives::allreduce_s(links, algorithm, row.bytes);
     } else {
       const LinkClass l = links.network_link();
-      row.predicted_s = l.latency_s + row.bytes / l.bandwidth + links.call_overhead_s;
+      row.predicted_s = (l.latency + Bytes(row.bytes) / l.bandwidth + links.call_overhead).s();
     }
   }
 }

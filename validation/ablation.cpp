@@ -1,6 +1,5 @@
 // Runs the ablation (one validation per mechanism switched off, through the scenario key
 // switched_off) and renders it as a text table, CSV or a Markdown section of the report.
-#include "sim/io/input_error.h"
 #include "validation/ablation.h"
 
 #include <fmt/format.h>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/catalogs/mechanisms.h"
+#include "sim/io/input_error.h"
 #include "sim/report/text_table.h"
 #include "validation/summary.h"
 

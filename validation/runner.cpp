@@ -1,6 +1,5 @@
 // Runs the validation: cases from the data folder, zero-shot predictions with each scenario as
 // written, then per-network fits on the calibration subset and predictions with their constants.
-#include "sim/io/input_error.h"
 #include "validation/runner.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/backends/backend_registry.h"
+#include "sim/io/input_error.h"
 #include "sim/prediction/prediction.h"
 #include "validation/shard_results.h"
 

@@ -1,6 +1,5 @@
 // Each expressible row's scenario predicted by the analytical backend: throughput (sequences/s over all GPUs) times
 // the sequence length over the GPUs is tokens/s per GPU; errors grouped, every row listed for report.md.
-#include "sim/io/input_error.h"
 #include "validation/sharded_training.h"
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <stdexcept>
 
 #include "sim/backends/backend_registry.h"
+#include "sim/io/input_error.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/prediction/prediction.h"
 #include "sim/report/text_table.h"

@@ -1,12 +1,12 @@
 // Summary lines and their two renderings (aligned table with a units row, CSV), and rows.csv
 // with one line per measured row and mode.
-#include "sim/io/input_error.h"
 #include "validation/summary.h"
 
 #include <fmt/format.h>
 #include <stdexcept>
 
 #include "calibration/calibrated_cluster.h"
+#include "sim/io/input_error.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"
 #include "sim/io/csv.h"

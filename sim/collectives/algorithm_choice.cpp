@@ -16,7 +16,7 @@ void check_allreduce_choice(const std::string& name) {
 
 double allreduce_s(const LinkCapacities& l, const AllreduceAlgorithm& a, double bytes) {
   if (l.gpus() <= 1) return 0;
-  return a.cost_s(l, bytes) + (a.library_choice ? 0 : l.call_overhead_s);
+  return a.cost_s(l, bytes) + (a.library_choice ? 0 : l.call_overhead.s());
 }
 
 bool nccl_chooses(const LinkCapacities& l, const std::string& requested) {

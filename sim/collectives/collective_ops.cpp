@@ -16,19 +16,19 @@ namespace {
 double ring_half_s(const LinkCapacities& l, double bytes) {
   const int p = l.gpus(), n = l.nodes;
   const LinkClass f = l.fabric_link();
-  if (n <= 1) return (p - 1) * (f.latency_s + bytes / (p * f.bandwidth));
-  const double bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
-  return (n - 1) * l.network_latency_s + (p - n) * f.latency_s + (p - 1) * bytes / (p * bandwidth);
+  if (n <= 1) return (p - 1) * (f.latency + Bytes(bytes) / (f.bandwidth * p)).s();
+  const Rate bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
+  return (l.network_latency * (n - 1) + f.latency * (p - n) + Bytes((p - 1) * bytes) / (bandwidth * p)).s();
 }
 
 // Every rank sends its whole vector to the next at once: a step is as slow as its slowest hop.
 double sendrecv_s(const LinkCapacities& l, double bytes) {
   if (l.nodes > 1) {
     const LinkClass net = l.network_link(bytes);
-    return net.latency_s + bytes / net.bandwidth;
+    return (net.latency + Bytes(bytes) / net.bandwidth).s();
   }
   const LinkClass f = l.fabric_link();
-  return f.latency_s + bytes / f.bandwidth;
+  return (f.latency + Bytes(bytes) / f.bandwidth).s();
 }
 
 // Every rank sends bytes/p to every other rank at once: a node's NIC carries what its g GPUs send
@@ -37,12 +37,12 @@ double alltoall_s(const LinkCapacities& l, double bytes) {
   const int p = l.gpus(), g = l.gpus_per_node;
   const double piece = bytes / p;
   const LinkClass f = l.fabric_link();
-  double t = f.latency_s + (p - 1) * piece / f.bandwidth;
+  Seconds t = f.latency + Bytes((p - 1) * piece) / f.bandwidth;
   if (l.nodes > 1) {
-    const double remote = static_cast<double>(g) * (p - g) * piece;
-    t = std::max(t, l.network_latency_s + remote / l.spine_share(piece));
+    const Bytes remote(static_cast<double>(g) * (p - g) * piece);
+    t = std::max(t, l.network_latency + remote / l.spine_share(piece));
   }
-  return t;
+  return t.s();
 }
 
 }  // namespace
@@ -60,7 +60,7 @@ double collective_op_s(const LinkCapacities& l, CollectiveOp op, double bytes, c
     case CollectiveOp::sendrecv: t = sendrecv_s(l, bytes); break;
     case CollectiveOp::alltoall: t = alltoall_s(l, bytes); break;
   }
-  return t + l.call_overhead_s;
+  return t + l.call_overhead.s();
 }
 
 }  // namespace scalecast::collectives

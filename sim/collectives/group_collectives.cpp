@@ -29,8 +29,8 @@ CollectiveOp collective_of(CommOp op) {
 double rail_allreduce_s(const LinkCapacities& l, double bytes) {
   const int n = l.nodes, g = l.gpus_per_node;
   if (n <= 1) return 0;
-  const double bandwidth = std::min(l.spine_share(bytes / n) / g, l.fabric_link().bandwidth);
-  return 2.0 * (n - 1) * (l.network_latency_s + bytes / (n * bandwidth)) + l.call_overhead_s;
+  const Rate bandwidth = std::min(l.spine_share(bytes / n) / g, l.fabric_link().bandwidth);
+  return 2.0 * (n - 1) * (l.network_latency + Bytes(bytes) / (bandwidth * n)).s() + l.call_overhead.s();
 }
 
 // A ring over all GPUs: p - 1 steps of bytes/p.

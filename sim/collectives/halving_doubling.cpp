@@ -29,13 +29,13 @@ double cost(const LinkCapacities& l, double bytes) {
   for (int distance = pow2 / 2; distance >= 1; distance /= 2) {
     chunk /= 2;
     const bool crosses = distance >= g;
-    const double step = crosses ? l.network_latency_s + std::min(g, distance) * chunk / l.spine_share(chunk)
-                                : f.latency_s + chunk / f.bandwidth;
-    total += 2 * step;  // the same exchange again, mirrored, in the all-gather
+    const Seconds step = crosses ? l.network_latency + Bytes(std::min(g, distance) * chunk) / l.spine_share(chunk)
+                                 : f.latency + Bytes(chunk) / f.bandwidth;
+    total += 2 * step.s();  // the same exchange again, mirrored, in the all-gather
   }
   if (pow2 != p) {
-    const LinkClass fold = l.nodes > 1 ? LinkClass{l.network_latency_s, l.spine_share(bytes)} : f;
-    total += 2 * (fold.latency_s + bytes / fold.bandwidth);
+    const LinkClass fold = l.nodes > 1 ? LinkClass{l.network_latency, l.spine_share(bytes)} : f;
+    total += 2 * (fold.latency + Bytes(bytes) / fold.bandwidth).s();
   }
   return total;
 }

@@ -7,7 +7,7 @@ namespace scalecast::collectives {
 namespace {
 
 double ring_s(int p, double bytes, const LinkClass& link) {
-  return p <= 1 ? 0 : 2.0 * (p - 1) * (link.latency_s + bytes / (p * link.bandwidth));
+  return p <= 1 ? 0 : 2.0 * (p - 1) * (link.latency + Bytes(bytes) / (link.bandwidth * p)).s();
 }
 
 // The sum of its three phases: a reduce-scatter and an all-gather of g-1 steps of bytes/g on the
@@ -15,7 +15,7 @@ double ring_s(int p, double bytes, const LinkClass& link) {
 double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int g = l.gpus_per_node, n = l.nodes;
-  const LinkClass per_ring{l.network_latency_s, l.spine_share(bytes / g / n) / g};
+  const LinkClass per_ring{l.network_latency, l.spine_share(bytes / g / n) / g};
   return 2 * node_ring_s(l, bytes) + ring_s(n, bytes / g, per_ring);
 }
 

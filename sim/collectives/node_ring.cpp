@@ -6,10 +6,10 @@ namespace scalecast::collectives {
 
 double node_ring_s(const LinkCapacities& l, double bytes) {
   if (l.gpus_per_node <= 1) return 0;
-  return node_ring_latency_s(l) + node_ring_bytes(l.gpus_per_node, bytes) / l.fabric_link().bandwidth;
+  return node_ring_latency_s(l) + (Bytes(node_ring_bytes(l.gpus_per_node, bytes)) / l.fabric_link().bandwidth).s();
 }
 
-double node_ring_latency_s(const LinkCapacities& l) { return (l.gpus_per_node - 1) * l.fabric_link().latency_s; }
+double node_ring_latency_s(const LinkCapacities& l) { return (l.gpus_per_node - 1) * l.fabric_link().latency.s(); }
 
 double node_ring_bytes(int g, double bytes) { return g <= 1 ? 0 : bytes * (g - 1) / g; }
 

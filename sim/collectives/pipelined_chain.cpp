@@ -21,7 +21,7 @@ double pipelined_chain_s(const LinkCapacities& l, double bytes) {
   for (int hop = 0; hop < p - 1; ++hop) {
     // Hop from rank hop to rank hop + 1: across nodes where rank hop + 1 starts a node.
     const LinkClass link = (hop + 1) % l.gpus_per_node == 0 ? l.network_link(chunk) : l.fabric_link();
-    const double t = link.latency_s + chunk / link.bandwidth;
+    const double t = (link.latency + Bytes(chunk) / link.bandwidth).s();
     sum += t;
     slowest = std::max(slowest, t);
   }

@@ -15,10 +15,10 @@ double cost(const LinkCapacities& l, double bytes) {
   const int p = l.gpus(), n = l.nodes;
   if (p <= 1) return 0;
   const LinkClass f = l.fabric_link();
-  if (n <= 1) return 2.0 * (p - 1) * (f.latency_s + bytes / (p * f.bandwidth));
-  const double bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
-  const double latency = 2.0 * (n - 1) * l.network_latency_s + 2.0 * (p - n) * f.latency_s;
-  return latency + 2.0 * (p - 1) * bytes / (p * bandwidth);
+  if (n <= 1) return 2.0 * (p - 1) * (f.latency + Bytes(bytes) / (f.bandwidth * p)).s();
+  const Rate bandwidth = std::min(l.spine_share(bytes / p), f.bandwidth);
+  const Seconds latency = l.network_latency * (2.0 * (n - 1)) + f.latency * (2.0 * (p - n));
+  return (latency + Bytes(2.0 * (p - 1) * bytes) / (bandwidth * p)).s();
 }
 
 Expansion expand(int nodes, int gpus_per_node, double bytes) {

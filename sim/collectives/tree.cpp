@@ -22,8 +22,8 @@ double cost(const LinkCapacities& l, double bytes) {
   if (l.gpus() <= 1) return 0;
   const int n = l.nodes, g = l.gpus_per_node;
   const LinkClass f = l.fabric_link();
-  const double bus = n > 1 ? std::min(l.spine_share(bytes / chain_chunks(bytes)), f.bandwidth) : f.bandwidth;
-  return 2 * ((g - 1) * f.latency_s + ceil_log2(n) * l.network_latency_s) + bytes / (0.5 * 0.9 * bus);
+  const Rate bus = n > 1 ? std::min(l.spine_share(bytes / chain_chunks(bytes)), f.bandwidth) : f.bandwidth;
+  return ((f.latency * (g - 1) + l.network_latency * ceil_log2(n)) * 2 + Bytes(bytes) / (bus * (0.5 * 0.9))).s();
 }
 
 // The stages one chunk goes through, each a set of transfers that run at once: inside each node

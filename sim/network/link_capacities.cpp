@@ -1,6 +1,5 @@
 // Link capacities from a cluster's description: payload rates, per-transfer caps by transport,
 // leaf uplinks and server NICs, each derived here and nowhere else.
-#include "sim/io/input_error.h"
 #include "sim/network/link_capacities.h"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 #include "sim/catalogs/gpu_catalog.h"
 
@@ -24,10 +24,10 @@ void require_rate(double value, const char* what) {
 // connection's reads and writes on one of them, the least loaded when it connects.
 constexpr int kZmqIoThreads = 4;
 
-// B/s the ps-lite processes of one machine move over kernel TCP, both directions together: as
+// What the ps-lite processes of one machine move over kernel TCP, both directions together: as
 // many cores as they have connections, up to their I/O threads, each one core's copy rate.
-double zmq_io_rate(double core_rate, int processes, int connections_each) {
-  return processes * std::min(connections_each, kZmqIoThreads) * core_rate;
+Rate zmq_io_rate(Rate core_rate, int processes, int connections_each) {
+  return core_rate * (processes * std::min(connections_each, kZmqIoThreads));
 }
 
 }  // namespace
@@ -59,23 +59,24 @@ double library_sockets(const Cluster& c, const Strategy& s) {
   return nccl::copying_cores(system, nccl::nccl_graphs(system, s.nccl).comm_channels);
 }
 
-double LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {
-  const double cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
-  return (cap > 0 ? std::min(nic_payload, cap) : nic_payload) * size_curve.at(bytes);
+Rate LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {
+  const Rate cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
+  return (cap > Rate() ? std::min(nic_payload, cap) : nic_payload) * size_curve.at(bytes);
 }
 
-double LinkCapacities::server_transfer_bandwidth(double bytes) const {
-  const double line = server_transfer_cap > 0 ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
+Rate LinkCapacities::server_transfer_bandwidth(double bytes) const {
+  const Rate line =
+      server_transfer_cap > Rate() ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
   return line * size_curve.at(bytes);
 }
 
 LinkClass LinkCapacities::network_link(double bytes) const {
-  return {network_latency_s, std::min(transfer_bandwidth(true, bytes), fabric_bandwidth)};
+  return {network_latency, std::min(transfer_bandwidth(true, bytes), fabric_bandwidth)};
 }
 
-double LinkCapacities::spine_share(double bytes) const {
-  const double link = network_link(bytes).bandwidth;
-  if (leaf_uplink <= 0) return link;
+Rate LinkCapacities::spine_share(double bytes) const {
+  const Rate link = network_link(bytes).bandwidth;
+  if (leaf_uplink <= Rate()) return link;
   return std::min(link, leaf_uplink / nodes_per_leaf * size_curve.at(bytes));
 }
 
@@ -87,26 +88,26 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   LinkCapacities l;
   l.nodes = c.nodes;
   l.gpus_per_node = c.gpus_per_node;
-  l.fabric_bandwidth = c.fabric.link_bandwidth;
-  l.fabric_latency_s = c.fabric.latency_s;
-  l.bridge_bandwidth = c.fabric.bridge_bandwidth;
+  l.fabric_bandwidth = Rate(c.fabric.link_bandwidth);
+  l.fabric_latency = Seconds(c.fabric.latency_s);
+  l.bridge_bandwidth = Rate(c.fabric.bridge_bandwidth);
   l.nics = c.nics_used();
-  l.nic_payload = c.nic_bandwidth * c.net.efficiency * l.nics;
+  l.nic_payload = Rate(c.nic_bandwidth) * c.net.efficiency * l.nics;
   // A step between nodes: the one-way latency, and the hosts' CPU work of the message, slowed
   // where nodes share cores (each core runs cores_shared_by() nodes' work of the same step).
-  l.network_latency_s = c.net.latency_s + c.net.message_overhead_s * c.cores_shared_by();
+  l.network_latency = Seconds(c.net.latency_s) + Seconds(c.net.message_overhead_s) * c.cores_shared_by();
   // The transport's software cost per call is the network's: a collective inside one node never
   // meets it (its launch is in the fabric's per-hop latency).
-  l.call_overhead_s = c.nodes > 1 ? c.net.call_overhead_s : 0;
-  l.host_copy_bandwidth = has_gpu(c.gpu) ? pcie_bandwidth(find_gpu(c.gpu)) : 0;
+  l.call_overhead = Seconds(c.nodes > 1 ? c.net.call_overhead_s : 0);
+  l.host_copy_bandwidth = Rate(has_gpu(c.gpu) ? pcie_bandwidth(find_gpu(c.gpu)) : 0);
   l.size_curve = c.net.size_curve;
   // Sockets bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
   // copy work per socket); RDMA's default has none. BytePS's ps-lite instead binds each machine:
   // its ZeroMQ I/O threads carry every connection's pushes and pulls, both ways, on the worker
   // node's root process and on each server (one connection per worker node and server).
-  const double rate = c.net.stream_bandwidth;
-  const bool zmq = rate > 0 && c.net.streams == 0 && s.aggregation == Aggregation::parameter_server;
-  const double per_transfer = rate > 0 && !zmq ? rate * library_sockets(c, s) : 0;
+  const Rate rate(c.net.stream_bandwidth);
+  const bool zmq = rate > Rate() && c.net.streams == 0 && s.aggregation == Aggregation::parameter_server;
+  const Rate per_transfer = rate > Rate() && !zmq ? rate * library_sockets(c, s) : Rate();
   if (zmq) {
     const int servers = std::max(1, c.ps.count(c.nodes, c.gpus()));
     const int processes = s.node_local_reduce ? 1 : c.gpus_per_node;  // worker processes per node
@@ -115,14 +116,14 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   }
   l.server_transfer_cap = per_transfer;
   l.gpu_transfer_cap = per_transfer;
-  l.staging_bandwidth = staging_bandwidth(c);
-  if (l.staging_bandwidth > 0)
-    l.gpu_transfer_cap = per_transfer > 0 ? std::min(per_transfer, l.staging_bandwidth) : l.staging_bandwidth;
+  l.staging_bandwidth = Rate(staging_bandwidth(c));
+  if (l.staging_bandwidth > Rate())
+    l.gpu_transfer_cap = per_transfer > Rate() ? std::min(per_transfer, l.staging_bandwidth) : l.staging_bandwidth;
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
-    l.leaf_uplink = c.topology.nodes_per_leaf * l.nic_payload / std::max(1.0, c.topology.oversubscription);
+    l.leaf_uplink = l.nic_payload * c.topology.nodes_per_leaf / std::max(1.0, c.topology.oversubscription);
   }
-  const double server_line = c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth;
+  const Rate server_line(c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth);
   l.server_nic_payload = server_line * c.net.efficiency;
   l.placement = c.ps.placement;
   l.library = s.library;
@@ -140,18 +141,18 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
 
 collectives::nccl::NetworkRates network_rates(const LinkCapacities& l) {
   return {.nics = l.nics, .nic_payload = l.nic_payload, .staging_bandwidth = l.staging_bandwidth,
-          .network_latency_s = l.network_latency_s};
+          .network_latency = l.network_latency};
 }
 
 double framework_task_s(const LinkCapacities& l, const Strategy& s, double bytes) {
   if (!s.host_staged) return s.call_overhead_s;
-  if (!(l.host_copy_bandwidth > 0))
+  if (!(l.host_copy_bandwidth > Rate()))
     throw InputError("method " + s.method + " stages gradients through host memory, and the GPU's PCIe rate is unknown");
   // Device to host before the collective, host to device after: one after the other, each at the
   // link's rate (ProcessGroupGloo waits for the first copy before Gloo starts).
-  return s.call_overhead_s + 2 * bytes / l.host_copy_bandwidth;
+  return s.call_overhead_s + (Bytes(2 * bytes) / l.host_copy_bandwidth).s();
 }
 
-double ps_request_overhead_s(const LinkCapacities& l, const Strategy& s) { return l.call_overhead_s + s.call_overhead_s; }
+double ps_request_overhead_s(const LinkCapacities& l, const Strategy& s) { return l.call_overhead.s() + s.call_overhead_s; }
 
 }  // namespace scalecast

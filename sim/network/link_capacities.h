@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/types/cluster.h"
+#include "sim/types/quantities.h"
 #include "sim/types/strategy.h"
 
 namespace scalecast {
@@ -14,54 +15,55 @@ class NcclModel;
 struct NetworkRates;
 }
 
-// A class of links for the alpha-beta model: latency per message step, bytes/s per direction
-// (for transfers of the size it was asked for).
+// A class of links for the alpha-beta model: latency per message step, rate per direction (for
+// transfers of the size it was asked for).
 struct LinkClass {
-  double latency_s = 0;
-  double bandwidth = 0;
+  Seconds latency;
+  Rate bandwidth;
 };
 
 // The size the bulk rate is defined at: transfers large enough that their size no longer matters.
 inline constexpr double kBulkBytes = 1e300;
 
+// Rates are per direction, of payload; a zero rate means "no such limit" where a comment says so.
 struct LinkCapacities {
   int nodes = 1;
   int gpus_per_node = 1;
 
   // Inside a node.
-  double fabric_bandwidth = 0;   // B/s per GPU and direction that collectives reach
-  double fabric_latency_s = 0;   // per hop
-  double bridge_bandwidth = 0;   // B/s of a host bridge every intra-node transfer crosses (0: none)
+  Rate fabric_bandwidth;    // per GPU and direction that collectives reach
+  Seconds fabric_latency;   // per hop
+  Rate bridge_bandwidth;    // of a host bridge every intra-node transfer crosses (0: none)
 
   // A node's path to the network, each direction: the NICs its GPUs of the run use (rails), each
   // line rate x efficiency (payload share of the wire).
   int nics = 1;
-  double nic_payload = 0;        // B/s of all of them
-  double network_latency_s = 0;  // one-way, node to node
-  // B/s that one transfer between nodes can reach on its own, whatever the NIC: its connection's
+  Rate nic_payload;         // of all of them
+  Seconds network_latency;  // one-way, node to node
+  // What one transfer between nodes can reach on its own, whatever the NIC: its connection's
   // sockets x the per-stream rate (where the transport has one; not for ps-lite, below) and host
   // staging where the NIC cannot read GPU memory (0: no such cap). A server's transfers start in
   // host memory: no staging.
-  double gpu_transfer_cap = 0;
-  double server_transfer_cap = 0;
-  double staging_bandwidth = 0;  // B/s of a transfer through host memory (0: GPUDirect)
-  // BytePS's ps-lite over kernel TCP: B/s that the ZeroMQ I/O threads of a worker node's
-  // processes, and of one server, move in both directions together (0: no such limit).
-  double ps_worker_io = 0;
-  double ps_server_io = 0;
-  // B/s of a copy between a GPU and pinned host memory over its PCIe link (0: the GPU is not in
-  // the catalog); what a framework that stages gradients through the host pays.
-  double host_copy_bandwidth = 0;
-  double call_overhead_s = 0;    // the transport's software cost per collective or request
-                                 // across nodes (0 inside one node)
-  SizeCurve size_curve;          // share of the network's rates a transfer of a size reaches
+  Rate gpu_transfer_cap;
+  Rate server_transfer_cap;
+  Rate staging_bandwidth;   // of a transfer through host memory (0: GPUDirect)
+  // BytePS's ps-lite over kernel TCP: what the ZeroMQ I/O threads of a worker node's processes,
+  // and of one server, move in both directions together (0: no such limit).
+  Rate ps_worker_io;
+  Rate ps_server_io;
+  // A copy between a GPU and pinned host memory over its PCIe link (0: the GPU is not in the
+  // catalog); what a framework that stages gradients through the host pays.
+  Rate host_copy_bandwidth;
+  Seconds call_overhead;    // the transport's software cost per collective or request across
+                            // nodes (0 inside one node)
+  SizeCurve size_curve;     // share of the network's rates a transfer of a size reaches
 
-  // Leaf-spine: a leaf's uplink, in payload B/s (0 under a single switch, or with one leaf).
-  double leaf_uplink = 0;
+  // Leaf-spine: a leaf's uplink, of payload (0 under a single switch, or with one leaf).
+  Rate leaf_uplink;
   int nodes_per_leaf = 0;
 
-  // Dedicated parameter servers: their NIC's payload B/s, and where they sit.
-  double server_nic_payload = 0;
+  // Dedicated parameter servers: their NIC's payload rate, and where they sit.
+  Rate server_nic_payload;
   Placement placement = Placement::dedicated;
 
   // The library that runs the run's collectives, and where it is NCCL on a catalog GPU, NCCL's
@@ -75,15 +77,15 @@ struct LinkCapacities {
   int gpus() const { return nodes * gpus_per_node; }
   // One transfer between nodes of `bytes`, alone on the NICs: capped by the NIC, by the transfer
   // cap, and by the size curve.
-  double transfer_bandwidth(bool gpu_end, double bytes = kBulkBytes) const;
+  Rate transfer_bandwidth(bool gpu_end, double bytes = kBulkBytes) const;
   // One transfer through a dedicated server's NIC, alone: its NIC and the (unstaged) cap.
-  double server_transfer_bandwidth(double bytes = kBulkBytes) const;
-  LinkClass fabric_link() const { return {fabric_latency_s, fabric_bandwidth}; }
+  Rate server_transfer_bandwidth(double bytes = kBulkBytes) const;
+  LinkClass fabric_link() const { return {fabric_latency, fabric_bandwidth}; }
   // GPU to GPU across nodes: the transfer also crosses the GPU's fabric link to the NIC.
   LinkClass network_link(double bytes = kBulkBytes) const;
-  // B/s each node gets for transfers of `bytes` when every node of its leaf sends across the
+  // What each node gets for transfers of `bytes` when every node of its leaf sends across the
   // spine at once (the network link's bandwidth where nothing is oversubscribed).
-  double spine_share(double bytes = kBulkBytes) const;
+  Rate spine_share(double bytes = kBulkBytes) const;
 };
 
 // Sockets (each copied by one host core) that one connection between two machines spreads over,

@@ -1,11 +1,12 @@
 // Prediction intervals from log-normal residual spreads; the default spreads are measured on the
 // published tables with `scalecast validate --report DIR` (docs/MODEL.md says how).
-#include "sim/io/input_error.h"
 #include "sim/prediction/prediction_interval.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 namespace {

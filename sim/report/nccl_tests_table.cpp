@@ -1,11 +1,12 @@
 // The nccl-tests table (util.cu:454-511, 620-640, 739-780 at v2.19.6) and its size rounding
 // (common.cu:900-938 and each test's GetCollByteCount).
-#include "sim/io/input_error.h"
 #include "sim/report/nccl_tests_table.h"
 
 #include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 

@@ -1,6 +1,5 @@
 // Prediction rows as a table (for people), CSV and JSON (for scripts), with fixed precision so
 // the same inputs give byte-identical output.
-#include "sim/io/input_error.h"
 #include "sim/report/prediction_report.h"
 
 #include <fmt/format.h>
@@ -8,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/io/json_text.h"
 #include "sim/report/csv_field.h"
 #include "sim/report/text_table.h"

@@ -1,10 +1,10 @@
 // Placing a run's GPUs on nodes and applying a scenario's strategy settings to a method's preset.
-#include "sim/io/input_error.h"
 #include "sim/scenario/run_setup.h"
 
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
+#include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 
 namespace scalecast {

@@ -1,11 +1,11 @@
 // The `search:` and `prices:` sections of a scenario, read strictly: every value list is a list
 // of scalars (as --set would take them), every price bounded, every method a known preset.
-#include "sim/io/input_error.h"
 #include "sim/scenario/search_space.h"
 
 #include <limits>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/io/yaml_reader.h"
 
 namespace scalecast {

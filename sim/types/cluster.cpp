@@ -1,11 +1,11 @@
 // Default constants for fabrics and transports, and the derived network bandwidth of a cluster.
 // Every default is a documented, typical figure; calibration replaces them with fitted ones.
-#include "sim/io/input_error.h"
 #include "sim/types/cluster.h"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/io/units.h"
 
 namespace scalecast {

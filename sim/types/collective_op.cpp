@@ -1,9 +1,10 @@
 // Names and nccl-tests' bus-bandwidth factors of the collective operations, as nccl-tests and
 // the schedule spell them.
-#include "sim/io/input_error.h"
 #include "sim/types/collective_op.h"
 
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast::collectives {
 

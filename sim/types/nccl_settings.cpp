@@ -1,6 +1,5 @@
 // NCCL_ALGO and NCCL_PROTO as NCCL 2.27 reads them (src/graph/tuning.cc:34-130): a list of
 // names, "^" before it to disable them instead, and "function:list" sections separated by ';'.
-#include "sim/io/input_error.h"
 #include "sim/types/nccl_settings.h"
 
 #include <algorithm>
@@ -8,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast::collectives::nccl {
 namespace {

@@ -1,9 +1,10 @@
 // Names of tasks, task kinds and communication operations, as written in schedule files and
 // traces. Parsing is the inverse of printing and rejects anything else.
-#include "sim/io/input_error.h"
 #include "sim/types/schedule.h"
 
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 

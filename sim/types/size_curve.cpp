@@ -1,10 +1,11 @@
 // Log-linear interpolation of a size curve between its anchors.
-#include "sim/io/input_error.h"
 #include "sim/types/size_curve.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 

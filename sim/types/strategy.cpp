@@ -1,12 +1,13 @@
 // The named methods as presets of the strategy knobs, and the knobs' names for files and output.
 // Each preset cites the system whose behaviour it reproduces.
-#include "sim/io/input_error.h"
 #include "sim/types/strategy.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 namespace {

@@ -1,10 +1,11 @@
 // Track names and iteration boundaries, computed here for every backend, the executor, compare
 // and the steady state alike.
-#include "sim/io/input_error.h"
 #include "sim/types/timeline.h"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast {
 

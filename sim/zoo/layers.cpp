@@ -1,11 +1,12 @@
 // Layer-building helpers for the zoo: shapes, FLOPs, activation traffic and parameter tensors of
 // the usual layer types, following the PyTorch (torch.nn) and JAX stax layer definitions.
-#include "sim/io/input_error.h"
 #include "sim/zoo/layers.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
+
+#include "sim/io/input_error.h"
 
 namespace scalecast::zoo {
 namespace {

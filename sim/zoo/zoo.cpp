@@ -1,12 +1,12 @@
 // The model zoo's registry: the names it knows, their descriptions, and dispatch to the family
 // builders. Each family cites its reference definition in its own source file.
-#include "sim/io/input_error.h"
 #include "sim/zoo/zoo.h"
 
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 
+#include "sim/io/input_error.h"
 #include "sim/zoo/families.h"
 
 namespace scalecast::zoo {

@@ -25,7 +25,7 @@ double collective_task_s(const LinkCapacities& l, const Strategy& st, const Task
                         t.bytes);
   } else {
     // Without NCCL's model: its pipelined chain through the GPUs.
-    base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead_s;
+    base = collectives::pipelined_chain_s(l, t.bytes) + l.call_overhead.s();
   }
   return base + framework_task_s(l, st, t.bytes);
 }
@@ -36,7 +36,7 @@ PsPath ps_path(const Schedule& s, const LinkCapacities& l) {
   PsPath out;
   out.colocated = l.placement == Placement::colocated;
   out.overhead_s = ps_request_overhead_s(l, st);
-  out.latency_s = l.network_latency_s;
+  out.latency_s = l.network_latency.s();
   const int g = c.gpus_per_node;
   out.node_stage = st.node_local_reduce && g > 1;
   // BytePS with a single worker machine sums inside the node and never contacts a server.
@@ -69,9 +69,13 @@ PsCapacities ps_capacities(const LinkCapacities& l, const PsPath& p) {
   // NICs are shared by every transfer through them; each transfer is capped on its own (the
   // GPU end's cap holds the server end's, which has no host staging), a partition's shards
   // together at `shards` times that.
-  const double cap = l.gpu_transfer_cap > 0 ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
-  return {l.fabric_bandwidth, l.nic_payload, p.colocated ? l.nic_payload : l.server_nic_payload, p.shards * cap,
-          l.ps_worker_io, l.ps_server_io};
+  const Rate cap = l.gpu_transfer_cap > Rate() ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
+  return {l.fabric_bandwidth.bytes_per_s(),
+          l.nic_payload.bytes_per_s(),
+          (p.colocated ? l.nic_payload : l.server_nic_payload).bytes_per_s(),
+          p.shards * cap.bytes_per_s(),
+          l.ps_worker_io.bytes_per_s(),
+          l.ps_server_io.bytes_per_s()};
 }
 
 }  // namespace scalecast

@@ -33,7 +33,7 @@ void CommRunner::run(const Task& task) {
   // One collective call or PS request starts all its transfers at once: its software overhead
   // is paid once, as in the analytical backend.
   const bool collective = task.op != CommOp::push && task.op != CommOp::pull;
-  const double overhead = collective ? links_.call_overhead_s + framework_task_s(links_, s_.strategy, task.bytes)
+  const double overhead = collective ? links_.call_overhead.s() + framework_task_s(links_, s_.strategy, task.bytes)
                                      : ps_request_overhead_s(links_, s_.strategy);
   if (overhead > 0) sg4::this_actor::sleep_for(overhead);
   const auto key = std::make_tuple(task.op, task.algorithm, task.bytes);
@@ -57,7 +57,7 @@ void CommRunner::run(const Task& task) {
         // The pull's request carries no data: it leaves at its turn on the push direction's
         // connection, which goes on at once, and arrives a latency later.
         { const Turn request(connections_[{task.server, true}], task.id); }
-        sg4::this_actor::sleep_for(links_.network_latency_s);
+        sg4::this_actor::sleep_for(links_.network_latency.s());
       }
       // One connection per worker and server and direction: a transfer waits for the one before.
       const Turn turn(connections_[{task.server, task.op == CommOp::push}], task.id);
@@ -106,7 +106,7 @@ FlowGraph CommRunner::graph(const Task& task, const collectives::Expansion& e) {
 // (wait_any) costs O(active) per finish, quadratic in the flows in flight at 8192 GPUs. Ghosts
 // are started with their image and never waited for.
 FlowLatency CommRunner::latency(const Task& t) const {
-  const FlowLatency links{0, links_.fabric_latency_s, links_.network_latency_s, false};
+  const FlowLatency links{0, links_.fabric_latency.s(), links_.network_latency.s(), false};
   if (t.op != CommOp::allreduce || t.group != CommGroup::all || !t.algorithm || !t.algorithm->library_choice ||
       !links_.nccl)
     return links;

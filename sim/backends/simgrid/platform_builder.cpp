@@ -35,12 +35,12 @@ class Builder {
     p_.gpus = c_.gpus();
     p_.endpoints.resize(c_.gpus() + servers_);
     const LinkCapacities& l = transport_.links();
-    const bool leaves = l.leaf_uplink > 0;
+    const bool leaves = l.leaf_uplink > Rate();
     auto* top = sg4::create_star_zone(leaves ? "spine" : "switch");
     if (leaves) {
       const int per_leaf = l.nodes_per_leaf;
       const int leaf_count = (c_.nodes + per_leaf - 1) / per_leaf;
-      const double uplink = scale_.leaf_uplink * l.leaf_uplink;
+      const double uplink = scale_.leaf_uplink * l.leaf_uplink.bytes_per_s();
       for (int k = 0; k < leaf_count; ++k) {
         const std::string leaf_name = "leaf" + std::to_string(k);
         auto* leaf = sg4::create_star_zone(leaf_name);
@@ -62,7 +62,7 @@ class Builder {
     } else {
       for (int n = 0; n < c_.nodes; ++n) add_node(top, n);
     }
-    const double server_nic = scale_.server_nic * l.server_nic_payload;
+    const double server_nic = scale_.server_nic * l.server_nic_payload.bytes_per_s();
     // Each server gets a zone of its own, so that the top zone holds zones only (see above).
     for (int s = 0; s < servers_; ++s) {
       const std::string name = "server" + std::to_string(s);
@@ -73,7 +73,8 @@ class Builder {
       host->seal();
       zone->seal();
       top->add_route(zone->get_netpoint(), nullptr, router, nullptr,
-                     network_path(top, name, server_nic, l.server_transfer_cap, scale_.server_nic * l.ps_server_io,
+                     network_path(top, name, server_nic, l.server_transfer_cap.bytes_per_s(),
+                                  scale_.server_nic * l.ps_server_io.bytes_per_s(),
                                   transport_.access_latency()),
                      true);
       p_.endpoints[c_.gpus() + s] = host;
@@ -90,8 +91,8 @@ class Builder {
     auto* router = zone->create_router(node + "-router");
     sg4::Link* bridge = nullptr;
     const LinkCapacities& l = transport_.links();
-    if (l.bridge_bandwidth > 0) {
-      bridge = zone->create_link(node + "-bridge", l.bridge_bandwidth);
+    if (l.bridge_bandwidth > Rate()) {
+      bridge = zone->create_link(node + "-bridge", l.bridge_bandwidth.bytes_per_s());
       bridge->set_sharing_policy(sg4::Link::SharingPolicy::SHARED);
       bridge->seal();
     }
@@ -101,7 +102,7 @@ class Builder {
       auto* host = zone->create_host(name, 1.0);
       host->seal();
       auto* fabric =
-          duplex(zone, name + "-fabric", l.fabric_bandwidth, transport_.access_latency());
+          duplex(zone, name + "-fabric", l.fabric_bandwidth.bytes_per_s(), transport_.access_latency());
       std::vector<sg4::LinkInRoute> up{sg4::LinkInRoute(fabric, Dir::UP)};
       if (bridge) up.emplace_back(bridge);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, up, true);
@@ -110,7 +111,9 @@ class Builder {
     zone->seal();
     parent->add_route(
         zone->get_netpoint(), nullptr, router, nullptr,
-        network_path(parent, node, l.nic_payload, l.gpu_transfer_cap, l.ps_worker_io, 0), true);
+        network_path(parent, node, l.nic_payload.bytes_per_s(), l.gpu_transfer_cap.bytes_per_s(),
+                     l.ps_worker_io.bytes_per_s(), 0),
+        true);
   }
 
   // The links a machine's traffic crosses to its switch: per-transfer cap, the host cores that

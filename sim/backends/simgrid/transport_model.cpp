@@ -95,8 +95,8 @@ std::vector<std::string> TransportModel::describe() const {
   out.push_back(
       "network model CM02 (max-min sharing), no crosstraffic, no TCP window; NICs carry " +
       std::to_string(c_.net.efficiency) + " x line rate; " +
-      units::format_seconds(links_.network_latency_s) + " between nodes");
-  if (const double cap = links_.gpu_transfer_cap; cap > 0)
+      units::format_seconds(links_.network_latency.s()) + " between nodes");
+  if (const double cap = links_.gpu_transfer_cap.bytes_per_s(); cap > 0)
     out.push_back(to_string(c_.transport) + ": each network transfer of a GPU capped at " +
                   units::format_rate(cap) + " (streams x stream bandwidth, host staging)");
   return out;

@@ -28,7 +28,7 @@ class TransportModel {
   double access_latency() const { return 0.5; }
   // What a transfer pays: the transport's one-way latency between nodes, the fabric's inside one.
   double route_latency(bool network) const {
-    return network ? links_.network_latency_s : links_.fabric_latency_s;
+    return network ? links_.network_latency.s() : links_.fabric_latency.s();
   }
   // Routes without latency (the replay's flows pay theirs) and the size curve's bandwidth
   // factors, as SimGrid network model callbacks.

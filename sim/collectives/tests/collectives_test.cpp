@@ -37,11 +37,11 @@ TEST(RingAllreduce, MatchesTheTextbookFormulaOnOneLinkClass) {
   // One GPU per node: every step crosses the network, 2(p-1)(a + S/(pB)).
   const Cluster flat = simple_cluster(8, 1);
   const LinkClass n = link_capacities(flat, Strategy{}).network_link();
-  EXPECT_NEAR(cost("ring", flat, 100e6), 2.0 * 7 * (n.latency_s + 100e6 / (8 * n.bandwidth)), 1e-12);
+  EXPECT_NEAR(cost("ring", flat, 100e6), 2.0 * 7 * (n.latency.s() + 100e6 / (8 * n.bandwidth.bytes_per_s())), 1e-12);
   // One node: the fabric only.
   const Cluster one = simple_cluster(1, 4);
   const LinkClass f = link_capacities(one, Strategy{}).fabric_link();
-  EXPECT_NEAR(cost("ring", one, 64e6), 2.0 * 3 * (f.latency_s + 64e6 / (4 * f.bandwidth)), 1e-12);
+  EXPECT_NEAR(cost("ring", one, 64e6), 2.0 * 3 * (f.latency.s() + 64e6 / (4 * f.bandwidth.bytes_per_s())), 1e-12);
   EXPECT_EQ(cost("ring", simple_cluster(1, 1), 64e6), 0.0);
 }
 
@@ -50,7 +50,7 @@ TEST(RingAllreduce, ClusterCostUsesTheNetworkOnceNodesAreCrossed) {
   const LinkCapacities l = link_capacities(c, Strategy{});
   const LinkClass net = l.network_link(), f = l.fabric_link();
   // 2(n-1) = 6 steps cross the network, 2(p-n) = 24 stay in nodes; all move S/p at network pace.
-  const double expected = 6 * net.latency_s + 24 * f.latency_s + 30 * 64e6 / (16 * net.bandwidth);
+  const double expected = 6 * net.latency.s() + 24 * f.latency.s() + 30 * 64e6 / (16 * net.bandwidth.bytes_per_s());
   EXPECT_NEAR(cost("ring", c, 64e6), expected, 1e-12);
   EXPECT_NEAR(allreduce_s(l, allreduce_algorithm("ring"), 64e6), expected + c.net.call_overhead_s, 1e-12);
 }
@@ -61,23 +61,23 @@ TEST(RingAllreduce, MessageWorkGrowsWithTheNodesThatShareACore) {
   Cluster c = simple_cluster(4, 1);
   c.net.latency_s = 10e-6;
   c.net.message_overhead_s = 30e-6;
-  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency_s, 40e-6, 1e-15);
+  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency.s(), 40e-6, 1e-15);
   c.shared_cores = 2;
-  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency_s, 70e-6, 1e-15);
-  const double bandwidth = link_capacities(c, Strategy{}).network_link().bandwidth;
+  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency.s(), 70e-6, 1e-15);
+  const double bandwidth = link_capacities(c, Strategy{}).network_link().bandwidth.bytes_per_s();
   EXPECT_NEAR(cost("ring", c, 4096), 6 * (70e-6 + 1024 / bandwidth), 1e-12);
   // As many cores as nodes, or more: no node waits for a core.
   c.shared_cores = 8;
-  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency_s, 40e-6, 1e-15);
+  EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency.s(), 40e-6, 1e-15);
 }
 
 TEST(HierarchicalAllreduce, IsTheSumOfItsThreePhases) {
   const Cluster c = simple_cluster(8, 4);
   const LinkCapacities l = link_capacities(c, Strategy{});
   const LinkClass net = l.network_link(), f = l.fabric_link();
-  const double intra = 3 * (f.latency_s + 100e6 / (4 * f.bandwidth));
+  const double intra = 3 * (f.latency.s() + 100e6 / (4 * f.bandwidth.bytes_per_s()));
   // 4 rings of 25 MB among 8 nodes, each at a quarter of the NIC.
-  const double inter = 2.0 * 7 * (net.latency_s + 25e6 / (8 * net.bandwidth / 4));
+  const double inter = 2.0 * 7 * (net.latency.s() + 25e6 / (8 * net.bandwidth.bytes_per_s() / 4));
   EXPECT_NEAR(cost("hierarchical", c, 100e6), 2 * intra + inter, 1e-12);
 }
 
@@ -85,22 +85,22 @@ TEST(TreeAllreduce, FollowsNcclsTunerFormula) {
   const Cluster c = simple_cluster(8, 4);
   const LinkCapacities l = link_capacities(c, Strategy{});
   const LinkClass net = l.network_link(), f = l.fabric_link();
-  const double latency = 2 * (3 * f.latency_s + 3 * net.latency_s);  // log2(8) = 3 levels
-  EXPECT_NEAR(cost("tree", c, 64e6), latency + 64e6 / (0.45 * net.bandwidth), 1e-12);
+  const double latency = 2 * (3 * f.latency.s() + 3 * net.latency.s());  // log2(8) = 3 levels
+  EXPECT_NEAR(cost("tree", c, 64e6), latency + 64e6 / (0.45 * net.bandwidth.bytes_per_s()), 1e-12);
 }
 
 TEST(HalvingDoublingAllreduce, PaysEachExchangeTwiceAndFoldsExtraRanks) {
   // 4 nodes x 1 GPU: halving distances 2 and 1 (chunks S/2, S/4), mirrored by the doubling.
   const Cluster c = simple_cluster(4, 1);
   const LinkClass n = link_capacities(c, Strategy{}).network_link();
-  const double expected = 2 * (n.latency_s + 32e6 / n.bandwidth) + 2 * (n.latency_s + 16e6 / n.bandwidth);
+  const double expected = 2 * (n.latency.s() + 32e6 / n.bandwidth.bytes_per_s()) + 2 * (n.latency.s() + 16e6 / n.bandwidth.bytes_per_s());
   EXPECT_NEAR(cost("halving-doubling", c, 64e6), expected, 1e-12);
   // 6 ranks: the same on 4, plus a fold of the whole message before and after.
   const Cluster six = simple_cluster(6, 1);
   const LinkClass n6 = link_capacities(six, Strategy{}).network_link();
   EXPECT_NEAR(cost("halving-doubling", six, 64e6),
-              2 * (n6.latency_s + 32e6 / n6.bandwidth) + 2 * (n6.latency_s + 16e6 / n6.bandwidth) +
-                  2 * (n6.latency_s + 64e6 / n6.bandwidth),
+              2 * (n6.latency.s() + 32e6 / n6.bandwidth.bytes_per_s()) + 2 * (n6.latency.s() + 16e6 / n6.bandwidth.bytes_per_s()) +
+                  2 * (n6.latency.s() + 64e6 / n6.bandwidth.bytes_per_s()),
               1e-12);
 }
 
@@ -267,7 +267,7 @@ TEST(PipelinedChain, ChunksOf512KiBAndTheSlowestHopSetsThePace) {
   // 4 GPUs in one node, 4 MiB: 3 hops of 512 KiB chunks, (8 + 2) chunk times.
   const LinkCapacities l = link_capacities(simple_cluster(1, 4), Strategy{});
   const LinkClass f = l.fabric_link();
-  const double chunk = 512 * 1024 / f.bandwidth + f.latency_s;
+  const double chunk = 512 * 1024 / f.bandwidth.bytes_per_s() + f.latency.s();
   EXPECT_NEAR(pipelined_chain_s(l, 4 * 1024 * 1024), 10 * chunk, 1e-12);
   const Expansion e = pipelined_chain(4, 4 * 1024 * 1024, true);
   EXPECT_EQ(e.steps.size(), 10u);

@@ -2,7 +2,6 @@
 // transfer meets the network (physical latency once), bounded by the scenario's fabric and NIC
 // rates, plus the fill of the tree's and NVLink SHARP's chunk pipelines and the kernel launches;
 // and what sets it.
-#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 
 #include <algorithm>
@@ -10,8 +9,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_system.h"
 #include "sim/network/nccl/nccl_tuning.h"
+#include "sim/network/nccl/nccl_units.h"
 
 namespace scalecast::collectives::nccl {
 namespace {
@@ -191,7 +192,7 @@ NcclModel::Timing p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, i
       }
     }
   }
-  return {(latency_us + transfer_us) * 1e-6, "p2p", name(p), 0, latency_us >= transfer_us ? "latency" : bound};
+  return {from_microseconds(latency_us + transfer_us).s(), "p2p", name(p), 0, latency_us >= transfer_us ? "latency" : bound};
 }
 
 }  // namespace
@@ -199,9 +200,9 @@ NcclModel::Timing p2p_time(const NcclSystem& s, CollectiveOp op, double bytes, i
 NcclModel::NcclModel(const Cluster& sized, const NetworkRates& network, const NcclSettings& settings)
     : settings_(settings), system_(nccl_system(sized, settings)) {
   // The run's rates, in NCCL's units: GB/s per NIC of payload, host staging, one-way latency.
-  system_.nic_payload = network.nics > 0 ? network.nic_payload / network.nics / 1e9 : 0;
-  system_.staging_bw = network.staging_bandwidth / 1e9;
-  system_.latency_us = network.network_latency_s * 1e6;
+  system_.nic_payload = network.nics > 0 ? gb_per_s(network.nic_payload / network.nics) : 0;
+  system_.staging_bw = gb_per_s(network.staging_bandwidth);
+  system_.latency_us = microseconds(network.network_latency);
   graphs_ = nccl_graphs(system_, settings_);
   enabled_ = enabled(settings_);
 }
@@ -334,7 +335,7 @@ NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_
   const double fill_us =
       settings.pipeline_fill ? nvls_fill_us(g, settings, e, bytes) + tree_fill_us(s, g, settings, e, bytes) : 0;
   if (e.latency_us + fill_us >= transfer_us) bound = e.latency_us >= fill_us ? "latency" : "pipeline fill";
-  return {(e.latency_us + fill_us + transfer_us) * 1e-6 + launch_s, name(e.algo), name(e.proto),
+  return {from_microseconds(e.latency_us + fill_us + transfer_us).s() + launch_s, name(e.algo), name(e.proto),
           e.algo == Algo::nvls || e.algo == Algo::nvls_tree ? g.nvls_channels : g.comm_channels, bound};
 }
 

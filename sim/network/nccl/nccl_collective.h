@@ -14,6 +14,7 @@
 #include "sim/network/nccl/nccl_tuning.h"
 #include "sim/types/collective_op.h"
 #include "sim/types/nccl_settings.h"
+#include "sim/types/quantities.h"
 
 namespace scalecast::collectives::nccl {
 
@@ -37,10 +38,10 @@ inline constexpr double kLaunchPerGpuS = 3e-6;
 // The run's network rates the model takes from its link capacities (LinkCapacities: what
 // calibration fits), in SI units.
 struct NetworkRates {
-  int nics = 1;                  // per node
-  double nic_payload = 0;        // B/s of all of a node's NICs
-  double staging_bandwidth = 0;  // B/s of a transfer through host memory (0: GPUDirect)
-  double network_latency_s = 0;  // one-way, node to node
+  int nics = 1;             // per node
+  Rate nic_payload;         // of all of a node's NICs
+  Rate staging_bandwidth;   // of a transfer through host memory (0: GPUDirect)
+  Seconds network_latency;  // one-way, node to node
 };
 
 // What NCCL sees of a sized run and the graphs its search finds there, worked out once; the

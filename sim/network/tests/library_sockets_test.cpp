@@ -37,17 +37,17 @@ TEST(LibrarySockets, NcclProxyThreadsCopyOneCoreEachWayOnTwoChannels) {
   ASSERT_EQ(nc::nccl_graphs(system, nc::NcclSettings{}).comm_channels, 2);
   EXPECT_DOUBLE_EQ(library_sockets(c, nccl), 1.0);
   const LinkCapacities l = link_capacities(c, nccl);
-  EXPECT_DOUBLE_EQ(l.gpu_transfer_cap, kCore);
-  EXPECT_DOUBLE_EQ(l.network_link().bandwidth, kCore);
+  EXPECT_DOUBLE_EQ(l.gpu_transfer_cap.bytes_per_s(), kCore);
+  EXPECT_DOUBLE_EQ(l.network_link().bandwidth.bytes_per_s(), kCore);
   // AWS's ENA: NCCL spawns 2 helper threads per connection, each a core, on each channel.
   c.net.socket_threads = 2;
   EXPECT_DOUBLE_EQ(library_sockets(c, nccl), 4.0);
-  EXPECT_DOUBLE_EQ(link_capacities(c, nccl).gpu_transfer_cap, std::min(4 * kCore, 10 * units::kGBps));
+  EXPECT_DOUBLE_EQ(link_capacities(c, nccl).gpu_transfer_cap.bytes_per_s(), std::min(4 * kCore, 10 * units::kGBps));
   // The run's NCCL_MAX_NCHANNELS=1 leaves one channel: its 2 helper threads, 2 cores.
   Strategy one_channel = nccl;
   one_channel.nccl.max_channels = 1;
   EXPECT_DOUBLE_EQ(library_sockets(c, one_channel), 2.0);
-  EXPECT_DOUBLE_EQ(link_capacities(c, one_channel).gpu_transfer_cap, 2 * kCore);
+  EXPECT_DOUBLE_EQ(link_capacities(c, one_channel).gpu_transfer_cap.bytes_per_s(), 2 * kCore);
 }
 
 // A scenario's strategy.nccl_* reaches a training run's sockets, not only `scalecast collective`.
@@ -64,7 +64,7 @@ TEST(LibrarySockets, TheScenariosNcclSettingsReachTheRun) {
 TEST(LibrarySockets, GlooPairIsOneSocket) {
   const Cluster c = simple_cluster(4, 1, 100);
   EXPECT_DOUBLE_EQ(library_sockets(c, with_library(CollectiveLibrary::gloo)), 1.0);
-  EXPECT_DOUBLE_EQ(link_capacities(c, with_library(CollectiveLibrary::gloo)).gpu_transfer_cap, kCore);
+  EXPECT_DOUBLE_EQ(link_capacities(c, with_library(CollectiveLibrary::gloo)).gpu_transfer_cap.bytes_per_s(), kCore);
   EXPECT_EQ(make_preset("ftlib-allreduce").library, CollectiveLibrary::gloo);
   EXPECT_EQ(make_preset("horovod").library, CollectiveLibrary::nccl);
 }
@@ -77,18 +77,18 @@ TEST(LibrarySockets, BytepsMachinesGetAnIoThreadPerConnection) {
   const Strategy ps = make_preset("wfbp-ps");
   EXPECT_DOUBLE_EQ(library_sockets(c, ps), 1.0);
   const LinkCapacities l = link_capacities(c, ps);
-  EXPECT_DOUBLE_EQ(l.ps_worker_io, 2 * kCore);
-  EXPECT_DOUBLE_EQ(l.ps_server_io, 2 * kCore);
-  EXPECT_DOUBLE_EQ(l.gpu_transfer_cap, 10 * units::kGBps);
-  EXPECT_DOUBLE_EQ(l.server_transfer_cap, 0);
+  EXPECT_DOUBLE_EQ(l.ps_worker_io.bytes_per_s(), 2 * kCore);
+  EXPECT_DOUBLE_EQ(l.ps_server_io.bytes_per_s(), 2 * kCore);
+  EXPECT_DOUBLE_EQ(l.gpu_transfer_cap.bytes_per_s(), 10 * units::kGBps);
+  EXPECT_DOUBLE_EQ(l.server_transfer_cap.bytes_per_s(), 0);
   // Every GPU a worker process of its own (no node-local reduce): 4 processes of 2 connections
   // each per node; a server has 8 connections on its 4 threads.
   Strategy per_gpu = ps;
   per_gpu.node_local_reduce = false;
-  EXPECT_DOUBLE_EQ(link_capacities(c, per_gpu).ps_worker_io, 8 * kCore);
-  EXPECT_DOUBLE_EQ(link_capacities(c, per_gpu).ps_server_io, 4 * kCore);
+  EXPECT_DOUBLE_EQ(link_capacities(c, per_gpu).ps_worker_io.bytes_per_s(), 8 * kCore);
+  EXPECT_DOUBLE_EQ(link_capacities(c, per_gpu).ps_server_io.bytes_per_s(), 4 * kCore);
   // All-reduce runs have no such threads.
-  EXPECT_DOUBLE_EQ(link_capacities(c, make_preset("bsp-allreduce")).ps_worker_io, 0);
+  EXPECT_DOUBLE_EQ(link_capacities(c, make_preset("bsp-allreduce")).ps_worker_io.bytes_per_s(), 0);
 }
 
 // Two single-GPU worker nodes push a 4 MB partition to one server and pull it back: each node's
@@ -118,9 +118,9 @@ TEST(LibrarySockets, ScenarioStreamsAndTheSwitchOverrideTheLibrary) {
   collectives::nccl::NcclSettings nccl;
   switch_off({Mechanism::library_sockets}, off, nccl);
   EXPECT_DOUBLE_EQ(library_sockets(off, with_library(CollectiveLibrary::gloo)), 2.0);
-  EXPECT_DOUBLE_EQ(link_capacities(off, with_library(CollectiveLibrary::gloo)).gpu_transfer_cap, 2 * kCore);
+  EXPECT_DOUBLE_EQ(link_capacities(off, with_library(CollectiveLibrary::gloo)).gpu_transfer_cap.bytes_per_s(), 2 * kCore);
   const Cluster rdma = simple_cluster(4, 4, 100, Transport::rdma);
-  EXPECT_DOUBLE_EQ(link_capacities(rdma, with_library(CollectiveLibrary::nccl)).gpu_transfer_cap, 0);
+  EXPECT_DOUBLE_EQ(link_capacities(rdma, with_library(CollectiveLibrary::nccl)).gpu_transfer_cap.bytes_per_s(), 0);
 }
 
 TEST(LibrarySockets, ScenarioNamesTheLibraryAndRefusesAnUnknownOne) {

@@ -8,13 +8,13 @@
 // half's column-parallel linear in the backward (with sequence parallelism an all-gather and a
 // reduce-scatter instead, the same bytes). Source: Shoeybi et al., Megatron-LM (2019), section 3;
 // Korthikanti et al. (2023), section 4.2.
-#include "sim/io/input_error.h"
 #include "sim/schedules/sharding/tensor_parallel.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "sim/io/input_error.h"
 #include "sim/network/nccl/nccl_collective.h"
 #include "sim/collectives/collective_ops.h"
 #include "sim/network/link_capacities.h"

@@ -38,10 +38,10 @@ TEST(SizeCurve, SlowsEachRingStepByTheStepsOwnSize) {
   const double flat = ring.cost_s(link_capacities(c, Strategy{}), 8e6);
   c.net.size_curve = SizeCurve({{1e6, 0.5}, {1e8, 1.0}});  // a step of 1 MB: half the rate
   const LinkCapacities l = link_capacities(c, Strategy{});
-  const double bulk = l.network_link().bandwidth;
-  EXPECT_NEAR(ring.cost_s(l, 8e6), 14 * (l.network_latency_s + 1e6 / (0.5 * bulk)), 1e-12);
+  const double bulk = l.network_link().bandwidth.bytes_per_s();
+  EXPECT_NEAR(ring.cost_s(l, 8e6), 14 * (l.network_latency.s() + 1e6 / (0.5 * bulk)), 1e-12);
   EXPECT_GT(ring.cost_s(l, 8e6), flat);
-  EXPECT_NEAR(ring.cost_s(l, 8e8), 14 * (l.network_latency_s + 1e8 / bulk), 1e-9);
+  EXPECT_NEAR(ring.cost_s(l, 8e8), 14 * (l.network_latency.s() + 1e8 / bulk), 1e-9);
 }
 
 TEST(SizeCurve, ReadFromTheScenario) {

@@ -15,7 +15,7 @@ namespace {
 
 TEST(FrameworkCosts, FtlibPaysACallAndTwoPcieCopiesPerTensor) {
   const LinkCapacities l = link_capacities(testing::simple_cluster(2, 1), Strategy{});
-  EXPECT_DOUBLE_EQ(l.host_copy_bandwidth, 12e9);  // v100-pcie: PCIe gen3 x16, pinned copies
+  EXPECT_DOUBLE_EQ(l.host_copy_bandwidth.bytes_per_s(), 12e9);  // v100-pcie: PCIe gen3 x16, pinned copies
   const Strategy ftlib = make_preset("ftlib-allreduce");
   EXPECT_TRUE(ftlib.host_staged);
   // 6 MB: 150 us from Python, 0.5 ms to the host and 0.5 ms back.
@@ -23,7 +23,7 @@ TEST(FrameworkCosts, FtlibPaysACallAndTwoPcieCopiesPerTensor) {
   const Strategy distml = make_preset("distml-allreduce");
   EXPECT_DOUBLE_EQ(framework_task_s(l, distml, 6e6), 150e-6);  // NCCL on GPU memory: no copies
   LinkCapacities unknown = l;
-  unknown.host_copy_bandwidth = 0;
+  unknown.host_copy_bandwidth = Rate();
   EXPECT_THROW(framework_task_s(unknown, ftlib, 6e6), InputError);
   EXPECT_DOUBLE_EQ(framework_task_s(unknown, distml, 6e6), 150e-6);
 }
