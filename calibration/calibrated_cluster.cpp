@@ -109,7 +109,7 @@ std::vector<std::pair<std::string, std::string>> hardware_of(const Cluster& c) {
   return {{"gpu", c.gpu},
           {"fabric", c.fabric.kind},
           {"transport", to_string(c.transport)},
-          {"nic", c.nic.empty() ? fmt::format("{:g}Gbps", c.nic_bandwidth * 8 / 1e9) : c.nic},
+          {"nic", c.nic.empty() ? fmt::format("{:g}Gbps", c.nic_bandwidth.bytes_per_s() * 8 / 1e9) : c.nic},
           {"gpus_per_node", std::to_string(c.node_gpus > 0 ? c.node_gpus : c.gpus_per_node)}};
 }
 

@@ -63,8 +63,8 @@ void add_fittable(const FieldTable<Block>& table, const Cluster& base, bool with
       const auto start = f.fit->start;
       const auto [lower, upper] = f.fit->range(base);
       parameters.push_back({key, std::string(f.meaning), quantity_of(f.unit),
-                            [=](const Cluster& c) { return start ? start(c) : (c.*block).*member; },
-                            [=](Cluster& c, double v) { (c.*block).*member = v; }, lower, upper});
+                            [=](const Cluster& c) { return start ? start(c) : si_figure(c.*block, member); },
+                            [=](Cluster& c, double v) { set_si_figure(c.*block, member, v); }, lower, upper});
     }
     out.emplace_back(f.fit->order, std::move(parameters));
   }

@@ -98,9 +98,9 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << " per iteration on one GPU, " << compute_origin(w) << "\n"
       << memory_lines(s, fits)
       << "cluster   " << c.gpus_per_node << " x " << s.compute.gpu << " per node over "
-      << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth) << " " << to_string(c.transport)
-      << " NICs (payload " << units::format_rate(c.nic_bandwidth * c.net.efficiency) << " each, latency "
-      << units::format_seconds(c.net.latency_s) << "), " << to_string(c.topology.kind) << "\n";
+      << c.fabric.kind << ", " << units::format_rate(c.nic_bandwidth.bytes_per_s()) << " " << to_string(c.transport)
+      << " NICs (payload " << units::format_rate((c.nic_bandwidth * c.net.efficiency).bytes_per_s())
+      << " each, latency " << units::format_seconds(c.net.latency.s()) << "), " << to_string(c.topology.kind) << "\n";
   if (!s.switched_off.empty()) {
     out << "switched off";
     for (Mechanism off : s.switched_off) out << " " << mechanism_info(off).name << " (" << mechanism_info(off).off << ");";

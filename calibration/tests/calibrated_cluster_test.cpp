@@ -20,7 +20,7 @@ const std::string kScenario = std::string(SCALECAST_SOURCE_DIR) + "/scenarios/te
 TEST(CalibratedCluster, WrittenValuesOverrideTheScenarioAsFitted) {
   const Scenario base = load_scenario(kScenario);
   Cluster truth = base.cluster;
-  truth.net.latency_s = 140e-6;
+  truth.net.latency = Seconds(140e-6);
   truth.net.efficiency = 0.8;
   truth.net.size_curve = SizeCurve({{4 * 1024.0, 0.4}, {64 * 1024.0, 0.55}, {1024 * 1024.0, 0.9}, {16 * 1024.0 * 1024, 1}});
   std::vector<FitSample> samples;
@@ -50,10 +50,10 @@ TEST(CalibratedCluster, WrittenValuesOverrideTheScenarioAsFitted) {
   EXPECT_LE(c.ratio_p05, 1.0 + 1e-6);
   EXPECT_GE(c.ratio_p95, 1.0 - 1e-6);
   const Scenario calibrated = load_scenario(kScenario, c.overrides);
-  EXPECT_NEAR(calibrated.cluster.net.latency_s / 140e-6, 1, 1e-3);
+  EXPECT_NEAR(calibrated.cluster.net.latency.s() / 140e-6, 1, 1e-3);
   EXPECT_NEAR(calibrated.cluster.net.efficiency / 0.8, 1, 1e-3);
   EXPECT_NEAR(calibrated.cluster.net.size_curve.at(64 * 1024.0) / 0.55, 1, 1e-3);
-  EXPECT_EQ(calibrated.cluster.fabric.link_bandwidth, base.cluster.fabric.link_bandwidth);
+  EXPECT_EQ(calibrated.cluster.fabric.link_bandwidth.bytes_per_s(), base.cluster.fabric.link_bandwidth.bytes_per_s());
 }
 
 TEST(CalibratedCluster, ABadValueNamesTheFile) {

@@ -19,7 +19,7 @@ Cluster testbed() {
   c.gpu = "v100-pcie";
   c.gpus_per_node = 1;
   c.fabric = default_fabric("pcie3");
-  c.nic_bandwidth = 1 * units::kGbps;
+  c.nic_bandwidth = Rate(1 * units::kGbps);
   c.transport = Transport::tcp;
   c.net = default_transport_params(Transport::tcp);
   return c;
@@ -27,8 +27,8 @@ Cluster testbed() {
 
 Cluster truth() {
   Cluster c = testbed();
-  c.net.latency_s = 120e-6;
-  c.net.call_overhead_s = 35e-6;
+  c.net.latency = Seconds(120e-6);
+  c.net.call_overhead = Seconds(35e-6);
   c.net.efficiency = 0.88;
   c.net.size_curve = SizeCurve({{4 * 1024.0, 0.5}, {64 * 1024.0, 0.6}, {1024 * 1024.0, 0.85}, {16 * 1024.0 * 1024, 1}});
   return c;
@@ -65,17 +65,17 @@ TEST(TransportFit, TellsMessageWorkFromLatencyWhereNodesShareCores) {
   // per-call overhead (one cost per call, one per step, one per step growing with the hosts).
   Cluster base = testbed();
   base.shared_cores = 2;
-  base.net.latency_s = 10e-6;
+  base.net.latency = Seconds(10e-6);
   Cluster t = truth();
   t.shared_cores = 2;
-  t.net.latency_s = 10e-6;
-  t.net.message_overhead_s = 30e-6;
+  t.net.latency = Seconds(10e-6);
+  t.net.message_overhead = Seconds(30e-6);
   const auto parameters = transport_parameters(base, false);
   const TransportFit f = fit_transport(sweep(t, {2, 4, 8}, 0.02, 11), base, parameters);
   for (const char* key : {"network.message_overhead", "network.latency", "network.call_overhead"})
     EXPECT_EQ(result(f, key).status, FitStatus::fitted) << key;
   EXPECT_NEAR(result(f, "network.message_overhead").value / 30e-6, 1, 0.03);
-  EXPECT_NEAR(result(f, "network.call_overhead").value / t.net.call_overhead_s, 1, 0.03);
+  EXPECT_NEAR(result(f, "network.call_overhead").value / t.net.call_overhead.s(), 1, 0.03);
   EXPECT_NEAR(result(f, "network.efficiency").value / t.net.efficiency, 1, 0.03);
   // Without shared cores the two add up to one cost per step: there is no such parameter.
   for (const auto& p : transport_parameters(testbed(), false)) EXPECT_NE(p.key, "network.message_overhead");
@@ -86,7 +86,7 @@ TEST(TransportFit, RecoversKnownConstantsFromANoisySweepWithinThreePercent) {
   const auto parameters = transport_parameters(base, false);
   const TransportFit f = fit_transport(sweep(truth(), {2, 4, 8}, 0.02, 7), base, parameters);
   const Cluster t = truth();
-  EXPECT_NEAR(result(f, "network.latency").value / t.net.latency_s, 1, 0.03);
+  EXPECT_NEAR(result(f, "network.latency").value / t.net.latency.s(), 1, 0.03);
   EXPECT_NEAR(result(f, "network.efficiency").value / t.net.efficiency, 1, 0.03);
   EXPECT_NEAR(result(f, "network.bandwidth_by_size.64KiB").value / 0.6, 1, 0.03);
   EXPECT_NEAR(result(f, "network.bandwidth_by_size.1MiB").value / 0.85, 1, 0.03);
@@ -98,7 +98,7 @@ TEST(TransportFit, RecoversKnownConstantsFromANoisySweepWithinThreePercent) {
   // One GPU per node: nothing runs on the fabric.
   EXPECT_EQ(result(f, "fabric.bandwidth").status, FitStatus::no_effect);
   EXPECT_EQ(result(f, "fabric.latency").status, FitStatus::no_effect);
-  EXPECT_DOUBLE_EQ(result(f, "fabric.bandwidth").value, base.fabric.link_bandwidth);
+  EXPECT_DOUBLE_EQ(result(f, "fabric.bandwidth").value, base.fabric.link_bandwidth.bytes_per_s());
 }
 
 TEST(TransportFit, FitsAFabricFasterThanItsDefaultUpToTheRawLink) {
@@ -108,7 +108,7 @@ TEST(TransportFit, FitsAFabricFasterThanItsDefaultUpToTheRawLink) {
   base.gpus_per_node = 4;
   base.fabric = default_fabric("pcie3-host");
   Cluster t = base;
-  t.fabric.link_bandwidth = 5.5 * units::kGBps;
+  t.fabric.link_bandwidth = Rate(5.5 * units::kGBps);
   std::mt19937 rng(3);
   std::normal_distribution<double> jitter(0, 0.02);
   std::vector<FitSample> samples;
@@ -124,9 +124,9 @@ TEST(TransportFit, FitsAFabricFasterThanItsDefaultUpToTheRawLink) {
   }
   const TransportFit f = fit_transport(samples, base, transport_parameters(base, false));
   EXPECT_EQ(result(f, "fabric.bandwidth").status, FitStatus::fitted);
-  EXPECT_NEAR(result(f, "fabric.bandwidth").value / t.fabric.link_bandwidth, 1, 0.03);
-  EXPECT_DOUBLE_EQ(fabric_line_rate(base.fabric), 15.75 * units::kGBps);
-  EXPECT_DOUBLE_EQ(fabric_line_rate(default_fabric("nvlink4")), 360 * units::kGBps / 0.8);
+  EXPECT_NEAR(result(f, "fabric.bandwidth").value / t.fabric.link_bandwidth.bytes_per_s(), 1, 0.03);
+  EXPECT_DOUBLE_EQ(fabric_line_rate(base.fabric).bytes_per_s(), 15.75 * units::kGBps);
+  EXPECT_DOUBLE_EQ(fabric_line_rate(default_fabric("nvlink4")).bytes_per_s(), 360 * units::kGBps / 0.8);
 }
 
 TEST(TransportFit, AnEffectWithinTheScatterIsNotIdentifiedHoweverManySamples) {
@@ -150,7 +150,7 @@ TEST(TransportFit, AnEffectWithinTheScatterIsNotIdentifiedHoweverManySamples) {
     }
   const TransportFit f = fit_transport(samples, base, transport_parameters(base, false));
   EXPECT_EQ(result(f, "network.latency").status, FitStatus::not_identified);
-  EXPECT_DOUBLE_EQ(result(f, "network.latency").value, base.net.latency_s);
+  EXPECT_DOUBLE_EQ(result(f, "network.latency").value, base.net.latency.s());
   EXPECT_EQ(result(f, "network.efficiency").status, FitStatus::fitted);
   EXPECT_NEAR(result(f, "network.efficiency").value / truth().net.efficiency, 1, 0.03);
 }
@@ -214,7 +214,7 @@ TEST(TransportFit, KeepsOnlyWhatCarriesOverBetweenWorkloads) {
   for (const auto& [name, ranks] : workloads)
     for (FitSample s : sweep(t, {ranks}, 0.0, 1)) {
       s.workload = name;
-      if (name == "a" && s.where.find(" B") != std::string::npos && s.measured_s < t.net.latency_s * 40)
+      if (name == "a" && s.where.find(" B") != std::string::npos && s.measured_s < t.net.latency.s() * 40)
         s.measured_s *= 1.3;
       samples.push_back(s);
     }
@@ -245,10 +245,10 @@ TEST(TransportFit, ApplyFitSetsOnlyWhatWasFitted) {
   const Cluster base = testbed();
   const TransportFit f = fit_transport(sweep(truth(), {2, 4, 8}, 0.0, 1), base, transport_parameters(base, false));
   Cluster other = base;
-  other.fabric.link_bandwidth = 3e9;
+  other.fabric.link_bandwidth = Rate(3e9);
   const Cluster applied = apply_fit(f, other);
-  EXPECT_NEAR(applied.net.latency_s, truth().net.latency_s, 1e-9);
-  EXPECT_EQ(applied.fabric.link_bandwidth, 3e9);  // not fitted: left as it was
+  EXPECT_NEAR(applied.net.latency.s(), truth().net.latency.s(), 1e-9);
+  EXPECT_EQ(applied.fabric.link_bandwidth.bytes_per_s(), 3e9);  // not fitted: left as it was
 }
 
 TEST(TransportFit, StructuredFoldsHoldOutSizeRangesAndWholeFiles) {

@@ -36,7 +36,7 @@ const std::vector<MechanismInfo>& mechanisms() {
        "node-local stage (reduce, device-to-host copy; host-to-device copy, broadcast), one "
        "partition at a time",
        "30 us per partition and stage: an idle loop's 1 us sleep lengthened by Linux's 50 us timer "
-       "slack, and a stream synchronization (sim/types/cluster.h, kPsStageOverhead_s)",
+       "slack, and a stream synchronization (sim/types/cluster.h, kPsStageOverhead)",
        "node-local stages cost only their transfers"},
       {Mechanism::core_copy, "core-copy",
        "one host core copies a stream's data into and out of sockets or libfabric's buffers",
@@ -126,11 +126,11 @@ bool has(const std::vector<Mechanism>& off, Mechanism m) {
 }  // namespace
 
 void switch_off(const std::vector<Mechanism>& off, Cluster& c, collectives::nccl::NcclSettings& nccl) {
-  if (has(off, Mechanism::call_overhead)) c.net.call_overhead_s = 0;
-  if (has(off, Mechanism::ps_stage_overhead)) c.ps.stage_overhead_s = 0;
-  if (has(off, Mechanism::core_copy)) c.net.stream_bandwidth = 0;
+  if (has(off, Mechanism::call_overhead)) c.net.call_overhead = Seconds();
+  if (has(off, Mechanism::ps_stage_overhead)) c.ps.stage_overhead = Seconds();
+  if (has(off, Mechanism::core_copy)) c.net.stream_bandwidth = Rate();
   if (has(off, Mechanism::library_sockets) && c.net.streams == 0) c.net.streams = 2;
-  if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = 0;
+  if (has(off, Mechanism::host_staging)) c.net.host_staging_bandwidth = Rate();
   if (has(off, Mechanism::in_order_connections)) c.net.in_order_connections = false;
   if (has(off, Mechanism::shared_cores)) c.shared_cores = 0;
   if (has(off, Mechanism::compute_slowdown)) {

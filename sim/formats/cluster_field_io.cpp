@@ -22,13 +22,13 @@ void read_scenario_value(const Field<Block>& f, const YamlReader& v, Block& b) {
     b.*f.whole = v.integer(f.min, f.max);
   } else if (f.flag) {
     b.*f.flag = v.boolean();
-  } else if (f.real) {
+  } else if (f.has_real()) {
     switch (f.unit) {
-      case Unit::seconds: b.*f.real = v.duration(f.bound()); break;
+      case Unit::seconds: set_si_figure(b, f.real, v.duration(f.bound())); break;
       case Unit::network_rate:
-      case Unit::fabric_rate: b.*f.real = v.rate(f.bound()); break;
-      case Unit::bytes: b.*f.real = v.bytes(f.bound()); break;
-      default: b.*f.real = v.number(f.bound()); break;
+      case Unit::fabric_rate: set_si_figure(b, f.real, v.rate(f.bound())); break;
+      case Unit::bytes: set_si_figure(b, f.real, v.bytes(f.bound())); break;
+      default: set_si_figure(b, f.real, v.number(f.bound())); break;
     }
   }
 }
@@ -65,8 +65,8 @@ nlohmann::ordered_json schedule_block_json(const FieldTable<Block>& table, const
     const std::string key(f.schedule_key);
     if (f.write_schedule)
       out[key] = f.write_schedule(b);
-    else if (f.real)
-      out[key] = b.*f.real;
+    else if (f.has_real())
+      out[key] = si_figure(b, f.real);
     else if (f.whole)
       out[key] = b.*f.whole;
     else if (f.flag)
@@ -89,8 +89,8 @@ Block schedule_block_from(const FieldTable<Block>& table, const JsonReader& j) {
     const JsonReader v = j.require(key);
     if (f.read_schedule)
       f.read_schedule(v, b);
-    else if (f.real)
-      b.*f.real = v.number(schedule_bound(f));
+    else if (f.has_real())
+      set_si_figure(b, f.real, v.number(schedule_bound(f)));
     else if (f.whole)
       b.*f.whole = v.integer(f.zero.empty() ? f.min : 0, f.max);
     else if (f.flag)

@@ -30,7 +30,7 @@ const Field<Fabric> kFabricKind = {
 // the GPU's PCIe link (never faster than the fabric: staging_bandwidth()).
 void read_gpudirect(const YamlReader& block, const YamlReader& value, Cluster& c) {
   const bool direct = value.boolean();
-  c.net.host_staging_bandwidth = direct ? 0 : pcie_bandwidth(find_gpu(c.gpu));
+  c.net.host_staging_bandwidth = direct ? Rate() : Rate(pcie_bandwidth(find_gpu(c.gpu)));
   // EFA without device RDMA (g4dn; FI_EFA_USE_DEVICE_RDMA=0) delivers into libfabric's own receive
   // buffers, and the progressing thread copies each packet out: one core's copy rate bounds a
   // stream (libfabric prov/efa, long-CTS protocol: efa_rdm_pke_copy_payload_to_ope).
@@ -39,9 +39,9 @@ void read_gpudirect(const YamlReader& block, const YamlReader& value, Cluster& c
 }
 
 void read_host_staging(const YamlReader& block, const YamlReader& value, Cluster& c) {
-  c.net.host_staging_bandwidth = value.rate(ranges::rate_or_none());
+  c.net.host_staging_bandwidth = Rate(value.rate(ranges::rate_or_none()));
   const auto gpudirect = block.optional("gpudirect");
-  if (gpudirect && gpudirect->boolean() && c.net.host_staging_bandwidth > 0)
+  if (gpudirect && gpudirect->boolean() && c.net.host_staging_bandwidth > Rate())
     value.fail("no host staging bandwidth when gpudirect is true");
 }
 
@@ -81,10 +81,10 @@ const FieldTable<Fabric>& fabric_fields() {
        .real = &Fabric::link_bandwidth, .meaning = "bytes/s per GPU and direction inside a node",
        .bound = ranges::rate, .adjustable = true,
        .fit = Fit{.order = 6, .range = [](const Cluster& b) {
-         return std::pair{0.01 * b.fabric.link_bandwidth, fabric_line_rate(b.fabric)}; }}},
-      {.scenario_key = "latency", .schedule_key = "latency_s", .unit = Unit::seconds, .real = &Fabric::latency_s,
+         return std::pair{0.01 * b.fabric.link_bandwidth.bytes_per_s(), fabric_line_rate(b.fabric).bytes_per_s()}; }}},
+      {.scenario_key = "latency", .schedule_key = "latency_s", .unit = Unit::seconds, .real = &Fabric::latency,
        .meaning = "latency of one step inside a node", .bound = ranges::latency, .adjustable = true,
-       .fit = Fit{.order = 7, .range = [](const Cluster& b) { return decade(b.fabric.latency_s); }}},
+       .fit = Fit{.order = 7, .range = [](const Cluster& b) { return decade(b.fabric.latency.s()); }}},
       {.scenario_key = "bridge_bandwidth", .schedule_key = "bridge_bandwidth_Bps", .unit = Unit::fabric_rate,
        .real = &Fabric::bridge_bandwidth,
        .meaning = "bytes/s of a host bridge every GPU-to-GPU and GPU-to-NIC transfer of the node crosses (PCIe "
@@ -101,9 +101,9 @@ const FieldTable<Fabric>& fabric_fields() {
 const FieldTable<TransportParams>& transport_fields() {
   static const FieldTable<TransportParams> table = {"network", "net", &Cluster::net, {
       {.scenario_key = "latency", .schedule_key = "latency_s", .unit = Unit::seconds,
-       .real = &TransportParams::latency_s, .meaning = "latency of one step between nodes",
+       .real = &TransportParams::latency, .meaning = "latency of one step between nodes",
        .bound = ranges::latency, .adjustable = true,
-       .fit = Fit{.order = 2, .range = [](const Cluster& b) { return decade(b.net.latency_s); }}},
+       .fit = Fit{.order = 2, .range = [](const Cluster& b) { return decade(b.net.latency.s()); }}},
       {.scenario_key = "efficiency", .schedule_key = "efficiency", .unit = Unit::share,
        .real = &TransportParams::efficiency, .meaning = "share of the NIC line rate bulk transfers reach",
        .bound = ranges::efficiency, .adjustable = true,
@@ -113,7 +113,7 @@ const FieldTable<TransportParams>& transport_fields() {
        .bound = ranges::rate_or_none, .adjustable = true,
        .fit = Fit{.order = 5,
                   .range = [](const Cluster&) { return std::pair{0.1 * units::kGbps, 400 * units::kGbps}; },
-                  .applies = [](const Cluster& b) { return b.net.stream_bandwidth > 0; }}},
+                  .applies = [](const Cluster& b) { return b.net.stream_bandwidth > Rate(); }}},
       {.scenario_key = "streams", .schedule_key = "streams", .unit = Unit::count, .whole = &TransportParams::streams,
        .meaning = "streams (sockets) a connection between two machines spreads over",
        .min = 1, .max = ranges::kMaxStreams, .zero = "as the library that moves the run's bytes opens them",
@@ -133,19 +133,19 @@ const FieldTable<TransportParams>& transport_fields() {
        .meaning = "bytes/s through host memory where the NIC cannot read GPU memory (0: GPUDirect, no staging)",
        .bound = ranges::rate_or_none, .adjustable = true, .read_scenario = read_host_staging},
       {.scenario_key = "call_overhead", .schedule_key = "call_overhead_s", .unit = Unit::seconds,
-       .real = &TransportParams::call_overhead_s, .meaning = "software cost of one collective call or request",
+       .real = &TransportParams::call_overhead, .meaning = "software cost of one collective call or request",
        .bound = ranges::latency, .adjustable = true,
-       .fit = Fit{.order = 0, .range = [](const Cluster& b) { return decade(b.net.call_overhead_s); }}},
+       .fit = Fit{.order = 0, .range = [](const Cluster& b) { return decade(b.net.call_overhead.s()); }}},
       // Where nodes share cores, the CPU work of a message scales with the nodes and latency does
       // not: a fit tells the two apart (elsewhere they add up to one per-step cost, latency holds it).
       {.scenario_key = "message_overhead", .schedule_key = "message_overhead_s", .unit = Unit::seconds,
-       .real = &TransportParams::message_overhead_s, .meaning = "host CPU work of one message between nodes",
+       .real = &TransportParams::message_overhead, .meaning = "host CPU work of one message between nodes",
        .bound = ranges::latency, .adjustable = true, .recorded_later = true,
        .fit = Fit{.order = 1,
-                  .range = [](const Cluster& b) { return std::pair{1e-9, std::max(decade(b.net.latency_s).second, 1e-3)}; },
+                  .range = [](const Cluster& b) { return std::pair{1e-9, std::max(decade(b.net.latency.s()).second, 1e-3)}; },
                   .applies = [](const Cluster& b) { return b.shared_cores > 0; }}},
       {.scenario_key = "reported_latency", .schedule_key = "reported_latency_s", .unit = Unit::seconds,
-       .real = &TransportParams::reported_latency_s,
+       .real = &TransportParams::reported_latency,
        .meaning = "the latency the collective library's net plugin reports (NCCL's tuning adds it to each network step)",
        .bound = ranges::latency, .adjustable = true},
       {.schedule_key = "ordered_writes", .unit = Unit::flag, .flag = &TransportParams::ordered_writes,
@@ -194,13 +194,14 @@ const FieldTable<ParameterServers>& parameter_server_fields() {
        .real = &ParameterServers::nic_bandwidth, .meaning = "line rate of a dedicated server's NIC",
        .bound = ranges::rate, .zero = "as the workers' NICs", .adjustable = true,
        .fit = Fit{.order = 9,
-                  .range = [](const Cluster& b) { return std::pair{0.01 * b.nic_bandwidth, b.nic_bandwidth}; },
+                  .range = [](const Cluster& b) { return std::pair{0.01 * b.nic_bandwidth.bytes_per_s(), b.nic_bandwidth.bytes_per_s()}; },
                   .servers_only = true,
-                  .start = [](const Cluster& c) { return c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth; }}},
+                  .start = [](const Cluster& c) {
+                    return (c.ps.nic_bandwidth > Rate() ? c.ps.nic_bandwidth : c.nic_bandwidth).bytes_per_s(); }}},
       {.scenario_key = "stage_overhead", .schedule_key = "stage_overhead_s", .unit = Unit::seconds,
-       .real = &ParameterServers::stage_overhead_s, .meaning = "host cost of one partition in one node-local stage",
+       .real = &ParameterServers::stage_overhead, .meaning = "host cost of one partition in one node-local stage",
        .bound = ranges::latency, .adjustable = true,
-       .fit = Fit{.order = 8, .range = [](const Cluster& b) { return decade(b.ps.stage_overhead_s); },
+       .fit = Fit{.order = 8, .range = [](const Cluster& b) { return decade(b.ps.stage_overhead.s()); },
                   .servers_only = true}},
   }};
   return table;

@@ -13,6 +13,7 @@
 #include "sim/io/json_reader.h"
 #include "sim/io/ranges.h"
 #include "sim/io/yaml_reader.h"
+#include "sim/types/quantities.h"
 
 namespace scalecast {
 
@@ -40,6 +41,39 @@ struct Fit {
   double (*start)(const Cluster& c) = nullptr;     // the value the fit reads where not the field's own
 };
 
+// A figure of a block by its type: a plain number, or a quantity that carries its unit (one of
+// the four members is set; none for a field with hooks of its own).
+template <class Block>
+struct RealMember {
+  constexpr RealMember() noexcept {}
+  constexpr RealMember(double Block::*m) noexcept : number(m) {}  // NOLINT: table entries convert
+  constexpr RealMember(Seconds Block::*m) noexcept : time(m) {}   // NOLINT
+  constexpr RealMember(Rate Block::*m) noexcept : rate(m) {}      // NOLINT
+  constexpr RealMember(Bytes Block::*m) noexcept : size(m) {}     // NOLINT
+  explicit operator bool() const { return number || time || rate || size; }
+
+  double Block::*number = nullptr;
+  Seconds Block::*time = nullptr;
+  Rate Block::*rate = nullptr;
+  Bytes Block::*size = nullptr;
+};
+
+// The figure in SI units (seconds, bytes/s, bytes), as schedules and calibration hold it.
+template <class Block>
+double si_figure(const Block& b, const RealMember<Block>& m) {
+  if (m.time) return (b.*m.time).s();
+  if (m.rate) return (b.*m.rate).bytes_per_s();
+  if (m.size) return (b.*m.size).bytes();
+  return m.number ? b.*m.number : 0;
+}
+template <class Block>
+void set_si_figure(Block& b, const RealMember<Block>& m, double value) {
+  if (m.time) b.*m.time = Seconds(value);
+  if (m.rate) b.*m.rate = Rate(value);
+  if (m.size) b.*m.size = Bytes(value);
+  if (m.number) b.*m.number = value;
+}
+
 // One field of a cluster block `Block`. A field with a member is read and written by its unit;
 // one with rules of its own (a catalog choice, a key that sets another) has hooks instead.
 template <class Block>
@@ -48,7 +82,7 @@ struct Field {
   std::string_view schedule_key = {};  // key in a schedule's block; "": schedules do not record it
   Unit unit = Unit::share;
   // The member the field is, by its type (none where hooks read and write it).
-  double Block::*real = nullptr;
+  RealMember<Block> real = {};
   int Block::*whole = nullptr;
   bool Block::*flag = nullptr;
   // A flag a scenario states by name (Unit::choice): its names for false and true.
@@ -70,6 +104,8 @@ struct Field {
   void (*read_scenario)(const YamlReader& block, const YamlReader& value, Cluster& c) = nullptr;
   void (*read_schedule)(const JsonReader& value, Block& b) = nullptr;
   nlohmann::ordered_json (*write_schedule)(const Block& b) = nullptr;
+
+  bool has_real() const { return static_cast<bool>(real); }
 };
 
 // A block's fields in the order schedules write them, under the keys that hold the block.

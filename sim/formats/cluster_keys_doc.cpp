@@ -41,7 +41,7 @@ std::string quantity_text(Unit unit, double v) {
 
 template <class Block>
 std::string value_text(const Field<Block>& f, const Block& b) {
-  if (f.real) return quantity_text(f.unit, b.*f.real);
+  if (f.has_real()) return quantity_text(f.unit, si_figure(b, f.real));
   if (f.whole) return std::to_string(b.*f.whole);
   if (f.flag && f.unit == Unit::choice) return std::string(b.*f.flag ? f.flag_on : f.flag_off);
   if (f.flag) return b.*f.flag ? "true" : "false";

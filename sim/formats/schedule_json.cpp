@@ -31,7 +31,7 @@ ordered_json cluster_json(const Cluster& c) {
           {"nics_per_node", c.nics_per_node},
           {"nic", c.nic},
           {"cpu", to_string(c.cpu)},
-          {"nic_bandwidth_Bps", c.nic_bandwidth},
+          {"nic_bandwidth_Bps", c.nic_bandwidth.bytes_per_s()},
           {"shared_cores", c.shared_cores},
           {"compute_slowdown", c.compute_slowdown},
           {"transport", to_string(c.transport)},
@@ -133,7 +133,7 @@ Cluster cluster_from(const JsonReader& j) {
   nics.emplace_back();  // "": rates without a catalog NIC
   c.nic = j.require("nic").choice("a NIC", nics);
   c.cpu = j.require("cpu").enumeration("a CPU vendor", {CpuVendor::intel, CpuVendor::amd});
-  c.nic_bandwidth = j.require("nic_bandwidth_Bps").number(ranges::rate());
+  c.nic_bandwidth = Rate(j.require("nic_bandwidth_Bps").number(ranges::rate()));
   if (j.has("shared_cores")) c.shared_cores = j.require("shared_cores").integer(0, ranges::kMaxGpus);
   // Files written before the slowdown was modelled ran without it.
   c.compute_slowdown = j.has("compute_slowdown") ? j.require("compute_slowdown").number(ranges::slowdown()) : 0;

@@ -1,5 +1,5 @@
-// Quantities with units, parsed strictly at the boundary (YAML, CLI) and formatted for people.
-// Inside scalecast every quantity is a double in SI base units: seconds, bytes, bytes/s, FLOP/s.
+// Quantities with units, parsed strictly at the boundary (YAML, CLI) and formatted for people, as
+// doubles in SI base units (seconds, bytes, bytes/s, FLOP/s); sim/types/quantities.h types them.
 #pragma once
 
 #include <stdexcept>

@@ -14,7 +14,8 @@
 namespace scalecast {
 namespace {
 
-void require_rate(double value, const char* what) {
+void require_rate(Rate rate, const char* what) {
+  const double value = rate.bytes_per_s();
   if (!(value > 0) || !std::isfinite(value))
     throw InputError(std::string(what) + " must be a positive, finite rate, not " + std::to_string(value));
 }
@@ -88,24 +89,24 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   LinkCapacities l;
   l.nodes = c.nodes;
   l.gpus_per_node = c.gpus_per_node;
-  l.fabric_bandwidth = Rate(c.fabric.link_bandwidth);
-  l.fabric_latency = Seconds(c.fabric.latency_s);
-  l.bridge_bandwidth = Rate(c.fabric.bridge_bandwidth);
+  l.fabric_bandwidth = c.fabric.link_bandwidth;
+  l.fabric_latency = c.fabric.latency;
+  l.bridge_bandwidth = c.fabric.bridge_bandwidth;
   l.nics = c.nics_used();
-  l.nic_payload = Rate(c.nic_bandwidth) * c.net.efficiency * l.nics;
+  l.nic_payload = c.nic_bandwidth * c.net.efficiency * l.nics;
   // A step between nodes: the one-way latency, and the hosts' CPU work of the message, slowed
   // where nodes share cores (each core runs cores_shared_by() nodes' work of the same step).
-  l.network_latency = Seconds(c.net.latency_s) + Seconds(c.net.message_overhead_s) * c.cores_shared_by();
+  l.network_latency = c.net.latency + c.net.message_overhead * c.cores_shared_by();
   // The transport's software cost per call is the network's: a collective inside one node never
   // meets it (its launch is in the fabric's per-hop latency).
-  l.call_overhead = Seconds(c.nodes > 1 ? c.net.call_overhead_s : 0);
+  l.call_overhead = c.nodes > 1 ? c.net.call_overhead : Seconds();
   l.host_copy_bandwidth = Rate(has_gpu(c.gpu) ? pcie_bandwidth(find_gpu(c.gpu)) : 0);
   l.size_curve = c.net.size_curve;
   // Sockets bound a transfer wherever the transport has a per-stream rate (kernel TCP: one core's
   // copy work per socket); RDMA's default has none. BytePS's ps-lite instead binds each machine:
   // its ZeroMQ I/O threads carry every connection's pushes and pulls, both ways, on the worker
   // node's root process and on each server (one connection per worker node and server).
-  const Rate rate(c.net.stream_bandwidth);
+  const Rate rate = c.net.stream_bandwidth;
   const bool zmq = rate > Rate() && c.net.streams == 0 && s.aggregation == Aggregation::parameter_server;
   const Rate per_transfer = rate > Rate() && !zmq ? rate * library_sockets(c, s) : Rate();
   if (zmq) {
@@ -116,14 +117,14 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   }
   l.server_transfer_cap = per_transfer;
   l.gpu_transfer_cap = per_transfer;
-  l.staging_bandwidth = Rate(staging_bandwidth(c));
+  l.staging_bandwidth = staging_bandwidth(c);
   if (l.staging_bandwidth > Rate())
     l.gpu_transfer_cap = per_transfer > Rate() ? std::min(per_transfer, l.staging_bandwidth) : l.staging_bandwidth;
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
     l.leaf_uplink = l.nic_payload * c.topology.nodes_per_leaf / std::max(1.0, c.topology.oversubscription);
   }
-  const Rate server_line(c.ps.nic_bandwidth > 0 ? c.ps.nic_bandwidth : c.nic_bandwidth);
+  const Rate server_line = c.ps.nic_bandwidth > Rate() ? c.ps.nic_bandwidth : c.nic_bandwidth;
   l.server_nic_payload = server_line * c.net.efficiency;
   l.placement = c.ps.placement;
   l.library = s.library;

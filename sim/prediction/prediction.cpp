@@ -56,7 +56,7 @@ PredictionRun predict(const Scenario& s, const Workload& w, const std::string& m
   r.gpu = run.schedule.cluster.gpu;
   r.fabric = run.schedule.cluster.fabric.kind;
   r.transport = to_string(run.schedule.cluster.transport);
-  r.network_bandwidth = s.cluster.nic_bandwidth;
+  r.network_bandwidth = s.cluster.nic_bandwidth.bytes_per_s();
   r.batch_per_gpu = w.batch_per_gpu;
   r.iteration_s = st.iteration_s;
   r.compute_s = st.compute_s;

@@ -199,14 +199,14 @@ void read_network(const YamlReader& n, Cluster& c) {
   }
   if (auto v = n.optional("nics")) c.nics_per_node = v->integer(1, ranges::kMaxGpusPerNode);
   const auto bandwidth = nic ? n.optional("bandwidth") : std::optional(n.require("bandwidth"));
-  c.nic_bandwidth = bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate;
+  c.nic_bandwidth = Rate(bandwidth ? bandwidth->rate(ranges::rate()) : nic->line_rate);
   const auto transport = nic ? n.optional("transport") : std::optional(n.require("transport"));
   c.transport = transport ? parse_transport(transport->choice("a transport", {"tcp", "rdma", "efa"})) : nic->transport;
   TransportParams& p = c.net;
   p = default_transport_params(c.transport);
   if (nic && nic->transport == c.transport) {
-    p.latency_s = nic->latency_s;
-    p.reported_latency_s = nic->reported_latency_s;
+    p.latency = Seconds(nic->latency_s);
+    p.reported_latency = Seconds(nic->reported_latency_s);
     p.ordered_writes = nic->ordered_writes;
     if (c.transport == Transport::tcp) p.socket_threads = nic->socket_threads;
   }

@@ -15,12 +15,12 @@ namespace scalecast {
 // max_msg_sz less libfabric's largest header; ~8 KiB on EFA). libfabric 1.11-1.17 read from
 // 1 MiB (efa_min_read_msg_size in rxr_init.c / rxr_env.c) and copied smaller CUDA messages in
 // with a local read per packet (rxr_pkt_copy_to_rx): scenarios of runs with those set 1MiB.
-constexpr double kEfaReadThresholdBytes = 8192;
+constexpr Bytes kEfaReadThreshold{8192};
 
-double core_copy_bandwidth() {
+Rate core_copy_bandwidth() {
   // ~25 Gbit/s per core on a 2019 server: a kernel TCP stream with a 1500-byte MTU is bound by
   // the one core that copies and checksums it.
-  return 25 * units::kGbps;
+  return Rate(25 * units::kGbps);
 }
 
 TransportParams default_transport_params(Transport t) {
@@ -32,25 +32,25 @@ TransportParams default_transport_params(Transport t) {
     // socket transport spawns no helper threads unless it recognises the NIC's vendor
     // (net_socket.cc at v2.27.7-1, ncclNetSocketGetNsockNthread); data always crosses host
     // memory, so staging runs at PCIe speed (gen3: ~10 GB/s).
-    p.latency_s = 25e-6;
+    p.latency = Seconds(25e-6);
     p.efficiency = 0.94;
     p.stream_bandwidth = core_copy_bandwidth();
     p.socket_threads = 0;
-    p.host_staging_bandwidth = 10 * units::kGBps;
-    p.call_overhead_s = 20e-6;
+    p.host_staging_bandwidth = Rate(10 * units::kGBps);
+    p.call_overhead = Seconds(20e-6);
   } else {
     // RDMA (InfiniBand verbs / RoCE): ~2 us one-way incl. a switch hop; 4 KiB MTU payload share
     // ~0.95; no per-stream CPU limit; GPUDirect RDMA unless the scenario says otherwise.
-    p.latency_s = 2e-6;
+    p.latency = Seconds(2e-6);
     p.efficiency = 0.95;
-    p.stream_bandwidth = 0;
-    p.host_staging_bandwidth = 0;
-    p.call_overhead_s = 10e-6;
+    p.stream_bandwidth = Rate();
+    p.host_staging_bandwidth = Rate();
+    p.call_overhead = Seconds(10e-6);
     // EFA through libfabric (SRD) as RDMA, but aws-ofi-nccl's tuner model takes 20 us of network
     // latency on p5 (src/tuner/nccl_ofi_model.cpp); GPUDirect RDMA on p4d/p5.
     if (t == Transport::efa) {
-      p.latency_s = 20e-6;
-      p.read_threshold = kEfaReadThresholdBytes;
+      p.latency = Seconds(20e-6);
+      p.read_threshold = kEfaReadThreshold;
     }
   }
   return p;
@@ -59,37 +59,37 @@ TransportParams default_transport_params(Transport t) {
 Fabric default_fabric(const std::string& kind) {
   // Effective per-GPU, per-direction bandwidths that NCCL-style collectives reach, about 80% of
   // the raw link rate: PCIe gen3/4/5 x16 = 15.75/31.5/63 GB/s raw; NVLink as the GPU connects it.
-  if (kind == "pcie3") return {kind, 10 * units::kGBps, 5e-6, 0};
+  if (kind == "pcie3") return {kind, Rate(10 * units::kGBps), Seconds(5e-6), Rate()};
   // PCIe gen3 without peer-to-peer (no PCIe switch that allows it, or GPUs split over two CPU
   // sockets): NCCL copies through host memory (its SHM transport), every GPU writing and reading
   // host memory at once. nccl-tests all_reduce on two RTX 2080 Ti without peer-to-peer measured
   // 4.0 GB/s bus bandwidth from 64 MiB to 1 GiB (validation/data/nccl-tests/rtx2080ti-1x2-ar;
   // one direction alone, a broadcast, reached 11.1).
-  if (kind == "pcie3-host") return {kind, 4 * units::kGBps, 8e-6, 0, false, false};
-  if (kind == "pcie4") return {kind, 20 * units::kGBps, 4e-6, 0};
+  if (kind == "pcie3-host") return {kind, Rate(4 * units::kGBps), Seconds(8e-6), Rate(), false, false};
+  if (kind == "pcie4") return {kind, Rate(20 * units::kGBps), Seconds(4e-6), Rate()};
   // PCIe gen4 without peer-to-peer (consumer or virtualised GPUs): staged through host memory.
-  if (kind == "pcie4-host") return {kind, 12 * units::kGBps, 6e-6, 0, false, false};
-  if (kind == "pcie5") return {kind, 40 * units::kGBps, 3e-6, 0};
+  if (kind == "pcie4-host") return {kind, Rate(12 * units::kGBps), Seconds(6e-6), Rate(), false, false};
+  if (kind == "pcie5") return {kind, Rate(40 * units::kGBps), Seconds(3e-6), Rate()};
   // Two-GPU NVLink bridge of GeForce Turing cards: 2 links x 25 GB/s each direction.
-  if (kind == "nvlink-bridge") return {kind, 40 * units::kGBps, 3e-6, 0};
+  if (kind == "nvlink-bridge") return {kind, Rate(40 * units::kGBps), Seconds(3e-6), Rate()};
   // V100 SXM2 hybrid cube mesh (6 links x 25 GB/s): ~130 GB/s ring bus bandwidth in nccl-tests.
-  if (kind == "nvlink2") return {kind, 130 * units::kGBps, 3e-6, 0};
+  if (kind == "nvlink2") return {kind, Rate(130 * units::kGBps), Seconds(3e-6), Rate()};
   // A100 with NVSwitch (12 links x 25 GB/s = 300 GB/s): ~230 GB/s bus bandwidth.
-  if (kind == "nvlink3") return {kind, 230 * units::kGBps, 3e-6, 0, true};
+  if (kind == "nvlink3") return {kind, Rate(230 * units::kGBps), Seconds(3e-6), Rate(), true};
   // H100/H200 with NVSwitch (18 links x 25 GB/s = 450 GB/s): ~360 GB/s bus bandwidth.
-  if (kind == "nvlink4") return {kind, 360 * units::kGBps, 3e-6, 0, true};
+  if (kind == "nvlink4") return {kind, Rate(360 * units::kGBps), Seconds(3e-6), Rate(), true};
   // B200 with NVLink5 NVSwitch (18 links x 50 GB/s = 900 GB/s, HGX B200 data sheet): 80%.
-  if (kind == "nvlink5") return {kind, 720 * units::kGBps, 3e-6, 0, true};
+  if (kind == "nvlink5") return {kind, Rate(720 * units::kGBps), Seconds(3e-6), Rate(), true};
   std::string known;
   for (const auto& k : fabric_kinds()) known += (known.empty() ? "" : ", ") + k;
   throw InputError("unknown fabric '" + kind + "' (known: " + known + ")");
 }
 
-double fabric_line_rate(const Fabric& f) {
+Rate fabric_line_rate(const Fabric& f) {
   // PCIe x16 raw rates: 8, 16, 32 GT/s x 16 lanes at 128b/130b (15.75, 31.5, 63 GB/s).
-  if (f.kind.starts_with("pcie3")) return std::max(f.link_bandwidth, 15.75 * units::kGBps);
-  if (f.kind.starts_with("pcie4")) return std::max(f.link_bandwidth, 31.5 * units::kGBps);
-  if (f.kind.starts_with("pcie5")) return std::max(f.link_bandwidth, 63 * units::kGBps);
+  if (f.kind.starts_with("pcie3")) return std::max(f.link_bandwidth, Rate(15.75 * units::kGBps));
+  if (f.kind.starts_with("pcie4")) return std::max(f.link_bandwidth, Rate(31.5 * units::kGBps));
+  if (f.kind.starts_with("pcie5")) return std::max(f.link_bandwidth, Rate(63 * units::kGBps));
   return f.link_bandwidth / 0.8;
 }
 
@@ -104,9 +104,9 @@ int ParameterServers::count(int node_count, int gpu_count) const {
   return std::max(1, node_count);
 }
 
-double staging_bandwidth(const Cluster& c) {
-  const double staging = c.net.host_staging_bandwidth;
-  return staging > 0 ? std::min(staging, c.fabric.link_bandwidth) : 0;
+Rate staging_bandwidth(const Cluster& c) {
+  const Rate staging = c.net.host_staging_bandwidth;
+  return staging > Rate() ? std::min(staging, c.fabric.link_bandwidth) : Rate();
 }
 
 Transport parse_transport(const std::string& text) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/types/quantities.h"
 #include "sim/types/size_curve.h"
 
 namespace scalecast {
@@ -14,9 +15,9 @@ enum class Transport { tcp, rdma, efa };
 
 // Constants of one transport over one NIC; every one of them is fitted by calibration.
 struct TransportParams {
-  double latency_s = 0;          // one-way latency of a small message between two nodes
+  Seconds latency;               // one-way latency of a small message between two nodes
   double efficiency = 1;         // share of the NIC line rate that bulk transfers reach
-  double stream_bandwidth = 0;   // bytes/s one stream can carry (0: no limit)
+  Rate stream_bandwidth;         // what one stream can carry (0: no limit)
   // Streams (sockets) a connection between two machines spreads over; 0: as the library that
   // moves the run's bytes opens them (library_sockets, sim/network/link_capacities.h).
   int streams = 0;
@@ -24,25 +25,25 @@ struct TransportParams {
   // each copying its own sockets' data; 0, the default where NCCL does not recognise the NIC's
   // vendor: the rank's one proxy thread copies every connection's data, both ways.
   int socket_threads = 0;
-  double host_staging_bandwidth = 0;  // bytes/s through host memory when the NIC cannot read
-                                      // GPU memory directly (0: GPUDirect, no staging)
-  double call_overhead_s = 0;    // software cost of starting one collective or PS request
+  Rate host_staging_bandwidth;   // through host memory when the NIC cannot read GPU memory
+                                 // directly (0: GPUDirect, no staging)
+  Seconds call_overhead;         // software cost of starting one collective or PS request
   // Host CPU work of one message between nodes (the library's and kernel's send and receive
   // path: system calls, thread hand-offs, a rendezvous), on top of the one-way latency; it is CPU
   // time, so it grows where nodes share cores (Cluster::shared_cores). 0 by default: latency
   // holds it; calibration can tell it apart where shared cores make it scale with the nodes.
-  double message_overhead_s = 0;
+  Seconds message_overhead;
   // What the collective library learns of the network (sim/catalogs/nic_catalog.h): the latency its net
   // plugin reports (NCCL's tuning adds it to each network step when it picks an algorithm), and
   // whether 128-byte writes arrive in order (NCCL's LL and LL128 protocols may cross it).
-  double reported_latency_s = 0;
+  Seconds reported_latency;
   bool ordered_writes = true;
   // EFA through libfabric where aws-ofi-nccl sends messages (its SENDRECV protocol, on EFA
   // without in-order writes) and the device reads GPU memory: a message of at least this many
   // bytes is read by the receiving device straight into GPU memory; a smaller one lands in
   // libfabric's bounce buffers and the device copies it on into GPU memory, a second pass over
   // the NIC. 0: no such threshold (other transports; EFA's RDMA-write protocol).
-  double read_threshold = 0;
+  Bytes read_threshold;
   SizeCurve size_curve;          // share of the bulk rate a transfer of a size reaches (calibrated)
   // Parameter-server transfers between the same two machines: false, each has a stream of its
   // own and they share the links fairly; true, they go one after another over one connection
@@ -53,18 +54,18 @@ struct TransportParams {
 // Defaults for a transport; sources in cluster.cpp.
 TransportParams default_transport_params(Transport t);
 
-// Bytes/s one host core copies of network data (kernel TCP's copy and checksum into and out of
+// What one host core copies of network data (kernel TCP's copy and checksum into and out of
 // sockets, libfabric's copy out of its receive buffers); source in cluster.cpp.
-double core_copy_bandwidth();
+Rate core_copy_bandwidth();
 
 // Intra-node interconnect between the GPUs of a node.
 struct Fabric {
   std::string kind;               // pcie3, pcie3-host, pcie4, pcie4-host, pcie5, nvlink-bridge,
                                   // nvlink2, nvlink3, nvlink4, nvlink5
-  double link_bandwidth = 0;      // bytes/s per GPU and direction that a collective reaches
-  double latency_s = 0;           // per hop
-  double bridge_bandwidth = 0;    // bytes/s of a host bridge every GPU-to-GPU and GPU-to-NIC
-                                  // transfer of the node crosses (PCIe without P2P); 0: none
+  Rate link_bandwidth;            // per GPU and direction that a collective reaches
+  Seconds latency;                // per hop
+  Rate bridge_bandwidth;          // of a host bridge every GPU-to-GPU and GPU-to-NIC transfer of
+                                  // the node crosses (PCIe without P2P); 0: none
   bool nvswitch = false;          // every GPU reaches every other at its full NVLink rate (HGX)
   bool peer_to_peer = true;       // GPUs access each other's memory (NVLink or PCIe P2P); false:
                                   // copies stage through host memory (NCCL's SHM transport)
@@ -72,9 +73,9 @@ struct Fabric {
 
 // Throws an InputError naming the known fabrics.
 Fabric default_fabric(const std::string& kind);
-// Bytes/s per GPU and direction of the fabric's raw links, the most a collective can reach
-// through them: PCIe x16 of its generation, else (NVLink) the effective rate / 0.8.
-double fabric_line_rate(const Fabric& f);
+// Per GPU and direction, the fabric's raw links, the most a collective can reach through them:
+// PCIe x16 of its generation, else (NVLink) the effective rate / 0.8.
+Rate fabric_line_rate(const Fabric& f);
 std::vector<std::string> fabric_kinds();
 
 enum class TopologyKind { single_switch, leaf_spine };
@@ -102,19 +103,19 @@ enum class Placement {
 // also synchronizes its stream or event once (a few us). An estimate from those two costs, one
 // hand-off and one synchronization per stage; calibration fits it from bsp-ps rows
 // (parameter_server.stage_overhead).
-inline constexpr double kPsStageOverhead_s = 30e-6;
+inline constexpr Seconds kPsStageOverhead{30e-6};
 
 struct ParameterServers {
   Placement placement = Placement::dedicated;
   int servers = 0;                      // server machines (dedicated) or processes (colocated);
                                         // 0: derived from gpus_per_server
   int gpus_per_server = 0;              // one server per this many worker GPUs (0: one per node)
-  double nic_bandwidth = 0;             // bytes/s of a dedicated server's NIC (0: as workers)
+  Rate nic_bandwidth;                   // of a dedicated server's NIC (0: as workers)
   // Host cost of one partition in one node-local stage of a worker that sums its GPUs first
   // (BytePS): handing it from loop thread to loop thread and waiting for its CUDA work. The
   // stages take partitions one at a time, so this cost is serial. Default's source at
-  // kPsStageOverhead_s.
-  double stage_overhead_s = kPsStageOverhead_s;
+  // kPsStageOverhead.
+  Seconds stage_overhead = kPsStageOverhead;
 
   int count(int nodes, int gpus) const;  // servers for a job of this size
 };
@@ -141,7 +142,7 @@ struct Cluster {
   std::string nic;              // NIC catalog key ("" when the scenario gives rates alone)
   CpuVendor cpu = CpuVendor::intel;
   Fabric fabric;
-  double nic_bandwidth = 0;     // bytes/s line rate of a node's NIC, each direction
+  Rate nic_bandwidth;           // line rate of a node's NIC, each direction
   Transport transport = Transport::tcp;
   TransportParams net;          // constants of the transport (calibrated)
   // Nodes emulated on one machine (a namespace testbed): the CPU cores all nodes' communication
@@ -165,10 +166,10 @@ struct Cluster {
   double cores_shared_by() const;
 };
 
-// Bytes/s a network transfer through host memory reaches (0: GPUDirect, no staging): the
+// What a network transfer through host memory reaches (0: GPUDirect, no staging): the
 // transport's staging rate, never more than the fabric's per-GPU rate, since staged data crosses
 // the same GPU link (a calibrated fabric moves both).
-double staging_bandwidth(const Cluster& c);
+Rate staging_bandwidth(const Cluster& c);
 
 Transport parse_transport(const std::string& text);  // "tcp" | "rdma" | "efa"
 std::string to_string(Transport t);

@@ -59,10 +59,11 @@ TEST(AnalyticalInvariants, HoldForEveryGeneratedScenario) {
       if (c.method == "bsp-allreduce" || c.method == "bsp-ps") {
         Scenario faster =
             parse_scenario(c.yaml, "faster.yaml",
-                           {"cluster.network.bandwidth=" + std::to_string(2 * s.cluster.nic_bandwidth * 8 / 1e9) + "Gbps"});
+                           {"cluster.network.bandwidth=" + std::to_string(2 * s.cluster.nic_bandwidth.bytes_per_s() * 8 / 1e9) + "Gbps"});
         const double sockets = library_sockets(run.schedule.cluster, strategy);
         const double faster_sockets = library_sockets(sized_for(faster.cluster, c.gpus), strategy);
-        if (faster_sockets < sockets) faster.cluster.net.stream_bandwidth *= sockets / faster_sockets;
+        if (faster_sockets < sockets)
+          faster.cluster.net.stream_bandwidth = faster.cluster.net.stream_bandwidth * (sockets / faster_sockets);
         const double t = predict(faster, w, c.method, c.gpus, backend).row.iteration_s;
         if (t > run.row.iteration_s * (1 + (ps ? kPsBandwidthAnomaly : 0)))
           found.push_back("twice the NIC bandwidth slows it from " + std::to_string(run.row.iteration_s) + " to " +

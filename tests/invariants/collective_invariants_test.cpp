@@ -91,7 +91,7 @@ ClusterCase generate_cluster(std::mt19937_64& rng, int index) {
 // gen5 x16 link to its NIC.
 double gpu_link_ceiling(const Cluster& c) {
   const double nvlink = find_gpu(c.gpu).nvlinks * 50 * units::kGBps;
-  return std::max(nvlink, fabric_line_rate(c.fabric)) + 64 * units::kGBps;
+  return std::max(nvlink, fabric_line_rate(c.fabric).bytes_per_s()) + 64 * units::kGBps;
 }
 
 // The least time the links allow, whatever the algorithm: what one GPU must send or receive over
@@ -114,7 +114,7 @@ double link_bound_s(const Cluster& c, CollectiveOp op, double bytes) {
     case CollectiveOp::alltoall: per_node = ppn * bytes * (p - ppn) / p; break;
   }
   double bound = per_gpu / gpu_link_ceiling(c);
-  if (c.nodes > 1) bound = std::max(bound, per_node / (c.nics_per_node * c.nic_bandwidth));
+  if (c.nodes > 1) bound = std::max(bound, per_node / (c.nics_per_node * c.nic_bandwidth.bytes_per_s()));
   return bound;
 }
 

@@ -69,7 +69,7 @@ TEST(Calibration, FitsThroughputRowsMadeByKnownConstants) {
     if (!s.cases[i].expressible) continue;
     Scenario sc = s.cases[i].scenario;
     sc.cluster.net.efficiency = 0.55;
-    sc.cluster.fabric.link_bandwidth = 4.0 * units::kGBps;
+    sc.cluster.fabric.link_bandwidth = Rate(4.0 * units::kGBps);
     s.rows[i].throughput = predict(sc, s.cases[i].workload, s.rows[i].method, s.rows[i].gpus, *backend).row.throughput;
   }
   const GroupFit g = fit_group(s.rows, s.cases, "ddl-benchmarks-2020-05-29", "10GbE-TCP", *backend);

@@ -294,7 +294,7 @@ class Simulation {
     const int id = stream_queue_.front();
     stream_queue_.pop_front();
     stream_busy_ = true;
-    events_.push({now_ + s_.cluster.ps.stage_overhead_s + collectives::node_ring_latency_s(links_), kStageFlow, id});
+    events_.push({now_ + s_.cluster.ps.stage_overhead.s() + collectives::node_ring_latency_s(links_), kStageFlow, id});
   }
 
   // The compute task's end under the rate of this instant: slower while communication of this

@@ -77,7 +77,7 @@ void CommRunner::run(const Task& task) {
 
 void CommRunner::on_stream(const Task& task, const collectives::Expansion& part) {
   const Turn turn(stream_, task.id);
-  if (s_.cluster.ps.stage_overhead_s > 0) sg4::this_actor::sleep_for(s_.cluster.ps.stage_overhead_s);
+  if (s_.cluster.ps.stage_overhead > Seconds()) sg4::this_actor::sleep_for(s_.cluster.ps.stage_overhead.s());
   run_part(task, part, latency(task));
 }
 

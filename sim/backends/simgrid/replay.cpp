@@ -114,7 +114,7 @@ std::vector<std::string> expansion_notes(const Schedule& s, const CommOptions& o
     std::string note = "reduction: " + std::to_string(st.collectives_reduced) +
                        " collectives (ring or hierarchical all-reduces, group rings) replayed as one symmetry block of " +
                        std::to_string(o.block_ranks) + " ranks plus ghost flows into it";
-    note += s.cluster.fabric.bridge_bandwidth > 0
+    note += s.cluster.fabric.bridge_bandwidth > Rate()
                 ? " (the host bridges of other nodes carry less traffic than in the full replay)"
                 : " (exact on this platform)";
     out.push_back(note);

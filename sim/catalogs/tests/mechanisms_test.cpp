@@ -36,20 +36,20 @@ TEST(Mechanisms, EachClusterSwitchClearsOnlyItsOwnFigure) {
   Cluster base = testing::simple_cluster(2, 4);
   base.net.in_order_connections = true;
   base.shared_cores = 2;
-  ASSERT_GT(base.net.call_overhead_s, 0);
-  ASSERT_GT(base.net.stream_bandwidth, 0);
-  ASSERT_GT(base.net.host_staging_bandwidth, 0);
+  ASSERT_GT(base.net.call_overhead.s(), 0);
+  ASSERT_GT(base.net.stream_bandwidth.bytes_per_s(), 0);
+  ASSERT_GT(base.net.host_staging_bandwidth.bytes_per_s(), 0);
   const auto off = [&](Mechanism m) {
     Cluster c = base;
     collectives::nccl::NcclSettings n;
     switch_off({m}, c, n);
     return std::pair{c, n};
   };
-  EXPECT_EQ(off(Mechanism::call_overhead).first.net.call_overhead_s, 0);
-  EXPECT_EQ(off(Mechanism::call_overhead).first.net.stream_bandwidth, base.net.stream_bandwidth);
-  EXPECT_EQ(off(Mechanism::core_copy).first.net.stream_bandwidth, 0);
-  EXPECT_EQ(off(Mechanism::core_copy).first.net.call_overhead_s, base.net.call_overhead_s);
-  EXPECT_EQ(off(Mechanism::host_staging).first.net.host_staging_bandwidth, 0);
+  EXPECT_EQ(off(Mechanism::call_overhead).first.net.call_overhead.s(), 0);
+  EXPECT_EQ(off(Mechanism::call_overhead).first.net.stream_bandwidth.bytes_per_s(), base.net.stream_bandwidth.bytes_per_s());
+  EXPECT_EQ(off(Mechanism::core_copy).first.net.stream_bandwidth.bytes_per_s(), 0);
+  EXPECT_EQ(off(Mechanism::core_copy).first.net.call_overhead.s(), base.net.call_overhead.s());
+  EXPECT_EQ(off(Mechanism::host_staging).first.net.host_staging_bandwidth.bytes_per_s(), 0);
   EXPECT_FALSE(off(Mechanism::in_order_connections).first.net.in_order_connections);
   EXPECT_EQ(off(Mechanism::shared_cores).first.shared_cores, 0);
   EXPECT_EQ(off(Mechanism::nccl_protocols).second.proto, "simple");
@@ -60,7 +60,7 @@ TEST(Mechanisms, EachClusterSwitchClearsOnlyItsOwnFigure) {
   EXPECT_EQ(off(Mechanism::nccl_pipeline_fill).second.algo, "");
   // A strategy switch leaves the cluster alone.
   const auto [same, nccl] = off(Mechanism::priority);
-  EXPECT_EQ(same.net.call_overhead_s, base.net.call_overhead_s);
+  EXPECT_EQ(same.net.call_overhead.s(), base.net.call_overhead.s());
   EXPECT_TRUE(same.net.in_order_connections);
   EXPECT_EQ(nccl.proto, "");
 }

@@ -52,15 +52,15 @@ TEST(RingAllreduce, ClusterCostUsesTheNetworkOnceNodesAreCrossed) {
   // 2(n-1) = 6 steps cross the network, 2(p-n) = 24 stay in nodes; all move S/p at network pace.
   const double expected = 6 * net.latency.s() + 24 * f.latency.s() + 30 * 64e6 / (16 * net.bandwidth.bytes_per_s());
   EXPECT_NEAR(cost("ring", c, 64e6), expected, 1e-12);
-  EXPECT_NEAR(allreduce_s(l, allreduce_algorithm("ring"), 64e6), expected + c.net.call_overhead_s, 1e-12);
+  EXPECT_NEAR(allreduce_s(l, allreduce_algorithm("ring"), 64e6), expected + c.net.call_overhead.s(), 1e-12);
 }
 
 TEST(RingAllreduce, MessageWorkGrowsWithTheNodesThatShareACore) {
   // 4 nodes on 2 shared cores: each step between nodes pays the latency and twice a message's
   // CPU work (two nodes' work per core); a real cluster (no shared cores) pays it once.
   Cluster c = simple_cluster(4, 1);
-  c.net.latency_s = 10e-6;
-  c.net.message_overhead_s = 30e-6;
+  c.net.latency = Seconds(10e-6);
+  c.net.message_overhead = Seconds(30e-6);
   EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency.s(), 40e-6, 1e-15);
   c.shared_cores = 2;
   EXPECT_NEAR(link_capacities(c, Strategy{}).network_latency.s(), 70e-6, 1e-15);

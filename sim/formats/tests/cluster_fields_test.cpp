@@ -38,6 +38,36 @@ TEST(ClusterFields, KeysOnceAndFitOrdersDistinct) {
   expect_keys_once(parameter_server_fields(), fit_orders);
 }
 
+// A figure's member carries the unit the field reads and writes: a duration is Seconds, a rate
+// Rate, a size Bytes, a plain number a double; and it goes through SI units and back unchanged.
+template <class Block>
+void expect_units_match_members(const FieldTable<Block>& table) {
+  for (const auto& f : table.fields) {
+    if (!f.has_real()) continue;
+    const bool time = f.unit == Unit::seconds;
+    const bool rate = f.unit == Unit::network_rate || f.unit == Unit::fabric_rate;
+    const bool size = f.unit == Unit::bytes;
+    EXPECT_EQ(f.real.time != nullptr, time) << f.scenario_key;
+    EXPECT_EQ(f.real.rate != nullptr, rate) << f.scenario_key;
+    EXPECT_EQ(f.real.size != nullptr, size) << f.scenario_key;
+    EXPECT_EQ(f.real.number != nullptr, !time && !rate && !size) << f.scenario_key;
+    Block b;
+    set_si_figure(b, f.real, 0.375);
+    EXPECT_EQ(si_figure(b, f.real), 0.375) << f.scenario_key;
+  }
+}
+
+TEST(ClusterFields, MembersCarryTheUnitsTheirFieldsRead) {
+  expect_units_match_members(fabric_fields());
+  expect_units_match_members(transport_fields());
+  expect_units_match_members(parameter_server_fields());
+  Cluster c;
+  set_si_figure(c.net, RealMember<TransportParams>(&TransportParams::latency), 25e-6);
+  EXPECT_EQ(c.net.latency, Seconds(25e-6));
+  set_si_figure(c.fabric, RealMember<Fabric>(&Fabric::link_bandwidth), 40e9);
+  EXPECT_EQ(c.fabric.link_bandwidth, Rate(40e9));
+}
+
 TEST(ClusterKeysDoc, MatchesTheTables) {
   const std::string path = std::string(SCALECAST_SOURCE_DIR) + "/docs/CLUSTER_KEYS.md";
   const std::string written = cluster_keys_markdown();

@@ -31,17 +31,17 @@ TEST(ScheduleJson, RoundTripKeepsEveryTask) {
 TEST(ScheduleJson, KeepsSharedCoresAndMessageWorkAndReadsFilesWithout) {
   Schedule s = sample();
   s.cluster.shared_cores = 2;
-  s.cluster.net.message_overhead_s = 30e-6;
+  s.cluster.net.message_overhead = Seconds(30e-6);
   const Schedule back = schedule_from_json(nlohmann::json::parse(schedule_to_json(s).dump()), "mem");
   EXPECT_EQ(back.cluster.shared_cores, 2);
-  EXPECT_DOUBLE_EQ(back.cluster.net.message_overhead_s, 30e-6);
+  EXPECT_DOUBLE_EQ(back.cluster.net.message_overhead.s(), 30e-6);
   // A schedule written before these existed: a real cluster, no message work apart.
   nlohmann::json older = schedule_to_json(sample());
   older["cluster"].erase("shared_cores");
   older["cluster"]["net"].erase("message_overhead_s");
   const Schedule old = schedule_from_json(older, "old.json");
   EXPECT_EQ(old.cluster.shared_cores, 0);
-  EXPECT_EQ(old.cluster.net.message_overhead_s, 0);
+  EXPECT_EQ(old.cluster.net.message_overhead.s(), 0);
 }
 
 TEST(ScheduleJson, KeepsHostStagingAndReadsFilesWithout) {

@@ -43,22 +43,22 @@ NcclSystem nccl_system(const Cluster& c, const NcclSettings& settings) {
   s.nvlink = c.fabric.kind.starts_with("nvlink");
   s.nvswitch = c.fabric.nvswitch;
   s.peer_to_peer = c.fabric.peer_to_peer;
-  s.fabric_bw = gb_per_s(Rate(c.fabric.link_bandwidth));
-  s.bridge_bw = gb_per_s(Rate(c.fabric.bridge_bandwidth));
+  s.fabric_bw = gb_per_s(c.fabric.link_bandwidth);
+  s.bridge_bw = gb_per_s(c.fabric.bridge_bandwidth);
   s.nvlink_bw = gpu.nvlinks > 0 ? gpu.nvlinks * nvlink_bw(s.cc) : s.fabric_bw;  // a bridge: its own rate
   s.pcie_bw = gb_per_s(Rate(pcie_bandwidth(gpu)));
   s.nics = c.nics_used();
-  s.nic_bw = gb_per_s(Rate(c.nic_bandwidth));
-  s.core_copy_bw = gb_per_s(Rate(c.net.stream_bandwidth));
-  s.gdr = c.net.host_staging_bandwidth <= 0 && c.transport != Transport::tcp;
+  s.nic_bw = gb_per_s(c.nic_bandwidth);
+  s.core_copy_bw = gb_per_s(c.net.stream_bandwidth);
+  s.gdr = c.net.host_staging_bandwidth <= Rate() && c.transport != Transport::tcp;
   s.sockets = c.transport == Transport::tcp;
   s.socket_threads = c.net.socket_threads;
   s.ordered_writes = c.net.ordered_writes;
   // aws-ofi-nccl sends through libfabric's RDM messages where writes are not in order (its
   // SENDRECV protocol); where the device cannot read GPU memory every byte is host-copied
   // instead (core_copy_bw).
-  s.bounce_below = c.transport == Transport::efa && !s.ordered_writes && s.gdr ? c.net.read_threshold : 0;
-  s.reported_latency_us = microseconds(Seconds(c.net.reported_latency_s));
+  s.bounce_below = c.transport == Transport::efa && !s.ordered_writes && s.gdr ? c.net.read_threshold.bytes() : 0;
+  s.reported_latency_us = microseconds(c.net.reported_latency);
   s.amd = c.cpu == CpuVendor::amd;
   s.version = settings.version;
   // NVLink SHARP from 2.17 (transport/nvls.cc).

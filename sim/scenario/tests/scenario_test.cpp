@@ -112,26 +112,26 @@ TEST(Scenario, FullScenarioParsesEveryField) {
   EXPECT_EQ(c.nodes, 1);
   EXPECT_EQ(c.gpus_per_node, 4);
   EXPECT_EQ(c.fabric.kind, "pcie3");
-  EXPECT_DOUBLE_EQ(c.fabric.link_bandwidth, 8e9);
-  EXPECT_DOUBLE_EQ(c.fabric.latency_s, 6e-6);
-  EXPECT_DOUBLE_EQ(c.fabric.bridge_bandwidth, 12e9);
-  EXPECT_DOUBLE_EQ(c.nic_bandwidth, 10 * units::kGbps);
+  EXPECT_DOUBLE_EQ(c.fabric.link_bandwidth.bytes_per_s(), 8e9);
+  EXPECT_DOUBLE_EQ(c.fabric.latency.s(), 6e-6);
+  EXPECT_DOUBLE_EQ(c.fabric.bridge_bandwidth.bytes_per_s(), 12e9);
+  EXPECT_DOUBLE_EQ(c.nic_bandwidth.bytes_per_s(), 10 * units::kGbps);
   EXPECT_EQ(c.transport, Transport::tcp);
-  EXPECT_DOUBLE_EQ(c.net.latency_s, 30e-6);
+  EXPECT_DOUBLE_EQ(c.net.latency.s(), 30e-6);
   EXPECT_DOUBLE_EQ(c.net.efficiency, 0.9);
-  EXPECT_DOUBLE_EQ(c.net.stream_bandwidth, 20 * units::kGbps);
+  EXPECT_DOUBLE_EQ(c.net.stream_bandwidth.bytes_per_s(), 20 * units::kGbps);
   EXPECT_EQ(c.net.streams, 3);
   // gpudirect: false -> the GPU's PCIe (gen3 x16), used at most at the fabric's 8 GB/s
-  EXPECT_DOUBLE_EQ(c.net.host_staging_bandwidth, 12e9);
-  EXPECT_DOUBLE_EQ(staging_bandwidth(c), 8e9);
-  EXPECT_DOUBLE_EQ(c.net.call_overhead_s, 15e-6);
+  EXPECT_DOUBLE_EQ(c.net.host_staging_bandwidth.bytes_per_s(), 12e9);
+  EXPECT_DOUBLE_EQ(staging_bandwidth(c).bytes_per_s(), 8e9);
+  EXPECT_DOUBLE_EQ(c.net.call_overhead.s(), 15e-6);
   EXPECT_EQ(c.topology.kind, TopologyKind::leaf_spine);
   EXPECT_EQ(c.topology.nodes_per_leaf, 4);
   EXPECT_DOUBLE_EQ(c.topology.oversubscription, 2);
   EXPECT_EQ(c.ps.placement, Placement::colocated);
   EXPECT_EQ(c.ps.gpus_per_server, 4);
   EXPECT_EQ(c.ps.servers, 2);
-  EXPECT_DOUBLE_EQ(c.ps.nic_bandwidth, 25 * units::kGbps);
+  EXPECT_DOUBLE_EQ(c.ps.nic_bandwidth.bytes_per_s(), 25 * units::kGbps);
 
   EXPECT_EQ(s.strategy.allreduce, "hierarchical");
   EXPECT_DOUBLE_EQ(s.strategy.bucket_bytes, 20e6);
@@ -155,9 +155,9 @@ TEST(Scenario, MinimalScenarioTakesDefaults) {
   EXPECT_EQ(s.model.options.bytes_per_element, 4);
   EXPECT_EQ(s.model.optimizer, "sgd");
   EXPECT_EQ(s.compute.single_gpu_throughput, 0);
-  EXPECT_DOUBLE_EQ(s.cluster.fabric.link_bandwidth, default_fabric("pcie3").link_bandwidth);
-  EXPECT_DOUBLE_EQ(s.cluster.net.latency_s, tcp.latency_s);
-  EXPECT_DOUBLE_EQ(s.cluster.net.host_staging_bandwidth, tcp.host_staging_bandwidth);
+  EXPECT_DOUBLE_EQ(s.cluster.fabric.link_bandwidth.bytes_per_s(), default_fabric("pcie3").link_bandwidth.bytes_per_s());
+  EXPECT_DOUBLE_EQ(s.cluster.net.latency.s(), tcp.latency.s());
+  EXPECT_DOUBLE_EQ(s.cluster.net.host_staging_bandwidth.bytes_per_s(), tcp.host_staging_bandwidth.bytes_per_s());
   EXPECT_EQ(s.cluster.topology.kind, TopologyKind::single_switch);
   EXPECT_EQ(s.cluster.ps.placement, Placement::dedicated);
   EXPECT_EQ(s.strategy.allreduce, "");
@@ -171,7 +171,7 @@ TEST(Scenario, ParameterServersWithoutAPlacementAreDedicated) {
                                     {"cluster.parameter_server.servers=2", "cluster.parameter_server.bandwidth=25Gbps"});
   EXPECT_EQ(s.cluster.ps.placement, Placement::dedicated);
   EXPECT_EQ(s.cluster.ps.servers, 2);
-  EXPECT_DOUBLE_EQ(s.cluster.ps.nic_bandwidth, 25e9 / 8);
+  EXPECT_DOUBLE_EQ(s.cluster.ps.nic_bandwidth.bytes_per_s(), 25e9 / 8);
 }
 
 TEST(Scenario, TransportValuesOnABuiltClusterMatchThoseInTheScenario) {
@@ -186,14 +186,14 @@ TEST(Scenario, TransportValuesOnABuiltClusterMatchThoseInTheScenario) {
   for (const auto& s : sets) overrides.sets.push_back({s, "cal.yaml"});
   const Cluster want = parse_scenario(kBase, "scen.yaml", overrides).cluster;
   const Cluster got = with_transport_values(parse_scenario(kBase, "scen.yaml").cluster, overrides, "cal.yaml");
-  EXPECT_DOUBLE_EQ(got.net.latency_s, 95e-6);
-  EXPECT_DOUBLE_EQ(got.net.latency_s, want.net.latency_s);
+  EXPECT_DOUBLE_EQ(got.net.latency.s(), 95e-6);
+  EXPECT_DOUBLE_EQ(got.net.latency.s(), want.net.latency.s());
   EXPECT_DOUBLE_EQ(got.net.efficiency, want.net.efficiency);
-  EXPECT_DOUBLE_EQ(got.net.call_overhead_s, want.net.call_overhead_s);
-  EXPECT_DOUBLE_EQ(got.fabric.link_bandwidth, want.fabric.link_bandwidth);
-  EXPECT_DOUBLE_EQ(got.ps.nic_bandwidth, want.ps.nic_bandwidth);
-  EXPECT_DOUBLE_EQ(got.ps.stage_overhead_s, 79e-6);
-  EXPECT_DOUBLE_EQ(got.ps.stage_overhead_s, want.ps.stage_overhead_s);
+  EXPECT_DOUBLE_EQ(got.net.call_overhead.s(), want.net.call_overhead.s());
+  EXPECT_DOUBLE_EQ(got.fabric.link_bandwidth.bytes_per_s(), want.fabric.link_bandwidth.bytes_per_s());
+  EXPECT_DOUBLE_EQ(got.ps.nic_bandwidth.bytes_per_s(), want.ps.nic_bandwidth.bytes_per_s());
+  EXPECT_DOUBLE_EQ(got.ps.stage_overhead.s(), 79e-6);
+  EXPECT_DOUBLE_EQ(got.ps.stage_overhead.s(), want.ps.stage_overhead.s());
   EXPECT_EQ(got.net.size_curve.anchors(), want.net.size_curve.anchors());
   EXPECT_DOUBLE_EQ(got.net.size_curve.at(4096), 0.3);
 }
@@ -224,24 +224,24 @@ TEST(Scenario, TransportValuesRefuseWhatABuiltClusterCannotTake) {
 TEST(Scenario, SharedCoresAndMessageOverhead) {
   const Scenario s = parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=2", "cluster.network.message_overhead=30us"});
   EXPECT_EQ(s.cluster.shared_cores, 2);
-  EXPECT_DOUBLE_EQ(s.cluster.net.message_overhead_s, 30e-6);
+  EXPECT_DOUBLE_EQ(s.cluster.net.message_overhead.s(), 30e-6);
   const Scenario plain = parse_scenario(kBase, "scen.yaml");
   EXPECT_EQ(plain.cluster.shared_cores, 0);
-  EXPECT_EQ(plain.cluster.net.message_overhead_s, 0);
+  EXPECT_EQ(plain.cluster.net.message_overhead.s(), 0);
   EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.shared_cores=0"}), InputError);
   EXPECT_THROW(parse_scenario(kBase, "scen.yaml", {"cluster.network.message_overhead=30"}), InputError);
 }
 
 TEST(Scenario, GpuDirectAndHostStaging) {
   const std::string rdma = replaced("    transport: tcp", "    transport: rdma");
-  EXPECT_EQ(parse_scenario(rdma, "s.yaml").cluster.net.host_staging_bandwidth, 0);
+  EXPECT_EQ(parse_scenario(rdma, "s.yaml").cluster.net.host_staging_bandwidth.bytes_per_s(), 0);
   const Scenario staged = parse_scenario(
       rdma, "s.yaml",
       {"cluster.network.gpudirect=false", "cluster.network.host_staging_bandwidth=6GB/s"});
-  EXPECT_DOUBLE_EQ(staged.cluster.net.host_staging_bandwidth, 6e9);
+  EXPECT_DOUBLE_EQ(staged.cluster.net.host_staging_bandwidth.bytes_per_s(), 6e9);
   const Scenario direct =
       parse_scenario(kBase, "s.yaml", {"cluster.network.gpudirect=true"});
-  EXPECT_EQ(direct.cluster.net.host_staging_bandwidth, 0);
+  EXPECT_EQ(direct.cluster.net.host_staging_bandwidth.bytes_per_s(), 0);
 }
 
 TEST(Scenario, SocketThreadsAndHostCopiedEfa) {
@@ -258,11 +258,11 @@ TEST(Scenario, SocketThreadsAndHostCopiedEfa) {
   EXPECT_THROW(parse_scenario(kBase, "s.yaml", {"cluster.network.socket_threads=17"}), InputError);
   // EFA without device RDMA: one core copies each received packet out of libfabric's buffers.
   const std::string efa = replaced("    transport: tcp", "    transport: efa");
-  EXPECT_EQ(parse_scenario(efa, "s.yaml").cluster.net.stream_bandwidth, 0);
-  EXPECT_DOUBLE_EQ(parse_scenario(efa, "s.yaml", {"cluster.network.gpudirect=false"}).cluster.net.stream_bandwidth,
-                   core_copy_bandwidth());
+  EXPECT_EQ(parse_scenario(efa, "s.yaml").cluster.net.stream_bandwidth.bytes_per_s(), 0);
+  EXPECT_DOUBLE_EQ(parse_scenario(efa, "s.yaml", {"cluster.network.gpudirect=false"}).cluster.net.stream_bandwidth.bytes_per_s(),
+                   core_copy_bandwidth().bytes_per_s());
   EXPECT_DOUBLE_EQ(parse_scenario(efa, "s.yaml", {"cluster.network.gpudirect=false", "cluster.network.stream_bandwidth=40Gbps"})
-                       .cluster.net.stream_bandwidth,
+                       .cluster.net.stream_bandwidth.bytes_per_s(),
                    40 * units::kGbps);
 }
 
@@ -328,7 +328,7 @@ TEST(Scenario, OverridesReplaceValues) {
       kBase, "scen.yaml",
       {"cluster.network.bandwidth=25Gbps", "gpus=[8,16]", "methods=[bsp-ps]",
        "model.batch_per_gpu=32", "gpus=[2, 8]"});
-  EXPECT_DOUBLE_EQ(s.cluster.nic_bandwidth, 25 * units::kGbps);
+  EXPECT_DOUBLE_EQ(s.cluster.nic_bandwidth.bytes_per_s(), 25 * units::kGbps);
   EXPECT_EQ(s.gpus, (std::vector<int>{2, 8}));  // the later --set wins
   EXPECT_EQ(s.methods, (std::vector<std::string>{"bsp-ps"}));
   EXPECT_EQ(s.model.batch_per_gpu, 32);

@@ -11,7 +11,7 @@
 namespace scalecast {
 namespace {
 
-constexpr double kCore = 25 * units::kGbps;  // core_copy_bandwidth(): one ZeroMQ I/O thread
+constexpr double kCore = 25 * units::kGbps;  // core_copy_bandwidth().bytes_per_s(): one ZeroMQ I/O thread
 constexpr double kCall = 20e-6, kLatency = 25e-6;  // kernel TCP's defaults (sim/types/cluster.cpp)
 
 // Two single-GPU worker nodes and one server; pushes A and B are queued at once, and A's pull
@@ -64,10 +64,10 @@ TEST(PullRequests, WithoutRequestsThePullOverlapsTheNextPush) {
   const TransportParams p = default_transport_params(Transport::rdma);
   const double x = 4e6 / (100 * units::kGbps * p.efficiency / 2);
   EXPECT_NEAR(push_push_pull(make_preset("bsp-ps"), Transport::rdma)[2],
-              p.call_overhead_s + 3 * x + 2 * p.latency_s, 1e-9);
+              p.call_overhead.s() + 3 * x + 2 * p.latency.s(), 1e-9);
   Strategy off = make_preset("bsp-ps");
   switch_off({Mechanism::pull_requests}, off);
-  EXPECT_NEAR(push_push_pull(off, Transport::rdma, true)[2], 2 * p.call_overhead_s + 2 * x + 2 * p.latency_s, 1e-9);
+  EXPECT_NEAR(push_push_pull(off, Transport::rdma, true)[2], 2 * p.call_overhead.s() + 2 * x + 2 * p.latency.s(), 1e-9);
 }
 
 }  // namespace

@@ -107,8 +107,8 @@ TEST(SimgridAgreement, ParameterServerIncastGrowsWithWorkersAlike) {
 TEST(SimgridAgreement, ShardedServersTakeSameInstantPushesInTaskOrderAlike) {
   for (double host_gbytes : {3.0, 4.0, 5.0, 6.0, 8.0, 0.0}) {
     Cluster c = cluster(4, 4, 100, Transport::rdma, host_gbytes > 0 ? "pcie3-host" : "pcie3");
-    if (host_gbytes > 0) c.fabric.link_bandwidth = host_gbytes * units::kGBps;
-    const std::string fabric = c.fabric.kind + " at " + std::to_string(c.fabric.link_bandwidth / 1e9) + " GB/s";
+    if (host_gbytes > 0) c.fabric.link_bandwidth = Rate(host_gbytes * units::kGBps);
+    const std::string fabric = c.fabric.kind + " at " + std::to_string(c.fabric.link_bandwidth.bytes_per_s() / 1e9) + " GB/s";
     const Schedule s = push_pull(c, 4, 64, 4e6);
     const Timeline a = AnalyticalBackend().run(s), g = SimgridBackend().run(s);
     std::printf("%-28s analytical %.6f s, simgrid %.6f s\n", fabric.c_str(), makespan(a), makespan(g));
@@ -124,9 +124,9 @@ TEST(SimgridAgreement, ShardedServersTakeSameInstantPushesInTaskOrderAlike) {
 // run by exactly 2 x 16 x X, in both backends.
 TEST(SimgridAgreement, PsStageOverheadIsPaidOncePerPartitionAndStageAlike) {
   Cluster c = cluster(1, 2, 10, Transport::tcp);
-  c.ps.stage_overhead_s = 0;
+  c.ps.stage_overhead = Seconds(0);
   const Schedule without = push_pull(c, 1, 16, 4e6);
-  c.ps.stage_overhead_s = 100e-6;
+  c.ps.stage_overhead = Seconds(100e-6);
   const Schedule with = push_pull(c, 1, 16, 4e6);
   const double a = analytical_s(with) - analytical_s(without), g = simgrid_s(with) - simgrid_s(without);
   std::printf("stage overhead adds: analytical %.6f s, simgrid %.6f s\n", a, g);

@@ -20,7 +20,7 @@ inline Cluster cluster(int nodes, int gpus, double gbps, Transport transport,
   c.nodes = nodes;
   c.gpus_per_node = gpus;
   c.fabric = default_fabric(fabric);
-  c.nic_bandwidth = gbps * units::kGbps;
+  c.nic_bandwidth = Rate(gbps * units::kGbps);
   c.transport = transport;
   c.net = default_transport_params(transport);
   return c;

@@ -22,7 +22,7 @@ bool uncontended_single_ring(const Schedule& s) {
   const Cluster& c = s.cluster;
   if (s.strategy.aggregation != Aggregation::allreduce) return false;
   if (!(c.gpus_per_node == 1 || c.nodes == 1) || c.topology.crosses_spine(c.nodes)) return false;
-  if (c.fabric.bridge_bandwidth > 0) return false;
+  if (c.fabric.bridge_bandwidth.bytes_per_s() > 0) return false;
   for (const Task& t : s.tasks)
     if (t.kind == TaskKind::comm && (t.op != CommOp::allreduce || std::string(t.algorithm->name) != "ring")) return false;
   return true;

@@ -59,7 +59,7 @@ std::set<std::string> expected_links(const Cluster& c, int src, int dst, bool ps
 // Every route of a leaf-spine cluster with host bridges, TCP caps and dedicated servers.
 TEST(SimgridPlatform, EveryRouteCrossesItsLinks) {
   Cluster c = cluster(6, 2, 10, Transport::tcp);
-  c.fabric.bridge_bandwidth = 8e9;
+  c.fabric.bridge_bandwidth = Rate(8e9);
   c.topology.kind = TopologyKind::leaf_spine;
   c.topology.nodes_per_leaf = 2;
   const int servers = 2;
@@ -111,10 +111,10 @@ TEST(SimgridPlatform, DescriptionShowsCapacitiesCapsAndRouteLatencies) {
   EXPECT_DOUBLE_EQ(bandwidth.at("server0-io-threads"), 4 * 25 * units::kGbps);
   std::map<std::string, double> latency;
   for (const auto& r : j.at("routes")) latency[r.at("kind")] = r.at("latency_s");
-  EXPECT_DOUBLE_EQ(latency.at("intra-node"), c.fabric.latency_s);
-  EXPECT_DOUBLE_EQ(latency.at("inter-node"), c.net.latency_s);
-  EXPECT_DOUBLE_EQ(latency.at("inter-leaf"), c.net.latency_s);
-  EXPECT_DOUBLE_EQ(latency.at("to-server"), c.net.latency_s);
+  EXPECT_DOUBLE_EQ(latency.at("intra-node"), c.fabric.latency.s());
+  EXPECT_DOUBLE_EQ(latency.at("inter-node"), c.net.latency.s());
+  EXPECT_DOUBLE_EQ(latency.at("inter-leaf"), c.net.latency.s());
+  EXPECT_DOUBLE_EQ(latency.at("to-server"), c.net.latency.s());
 
   // RDMA with GPUDirect: no per-transfer cap anywhere.
   const auto rdma = simgrid_platform(cluster(2, 2, 100, Transport::rdma), Strategy{}, 0);

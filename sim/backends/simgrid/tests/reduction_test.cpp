@@ -55,7 +55,7 @@ TEST(SimgridReduction, SymmetryBlockMatchesFullAt32Gpus) {
   for (const std::string algorithm : {"ring", "hierarchical"})
     for (double bridge : {0.0, 3e9}) {
       Cluster c = cluster(8, 4, 25, Transport::tcp);
-      c.fabric.bridge_bandwidth = bridge;
+      c.fabric.bridge_bandwidth = Rate(bridge);
       Strategy st = make_preset("wfbp-allreduce");
       st.algorithm = algorithm;
       const Schedule s = build_schedule(mixed_workload(), c, st, 2);

@@ -26,7 +26,7 @@ Cluster hgx_h100(int nodes, int ppn, int nics = 8, double nic_gbps = 400) {
   c.node_gpus = 8;
   c.fabric = default_fabric("nvlink4");
   c.nics_per_node = nics;
-  c.nic_bandwidth = nic_gbps * 1e9 / 8;
+  c.nic_bandwidth = Rate(nic_gbps * 1e9 / 8);
   c.transport = Transport::rdma;
   c.net = default_transport_params(Transport::rdma);
   return c;
@@ -144,15 +144,15 @@ Cluster two_t4_nodes(Transport t) {
   c.gpu = "t4";
   c.nodes = 2;
   c.fabric = default_fabric("pcie3");
-  c.nic_bandwidth = 50e9 / 8;
+  c.nic_bandwidth = Rate(50e9 / 8);
   c.transport = t;
   c.net = default_transport_params(t);
-  c.net.host_staging_bandwidth = 0;
+  c.net.host_staging_bandwidth = Rate(0);
   return c;
 }
 
 TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
-  const double core = core_copy_bandwidth() / 1e9;  // 3.125 GB/s
+  const double core = core_copy_bandwidth().bytes_per_s() / 1e9;  // 3.125 GB/s
   // Sockets without helper threads: each rank's proxy thread copies both ways.
   Cluster tcp = two_t4_nodes(Transport::tcp);
   EXPECT_NEAR(network_bw(nccl_model(tcp, {}).system(), 2), 0.5 * core, 1e-12);
@@ -161,7 +161,7 @@ TEST(NcclCollective, HostCoresBoundSocketsAndHostCopiedEfa) {
   EXPECT_NEAR(network_bw(nccl_model(tcp, {}).system(), 2), 50 / 8.0 * 0.94, 1e-12);
   // EFA without device RDMA: the proxy copies what arrives, one core.
   Cluster efa = two_t4_nodes(Transport::efa);
-  efa.net.stream_bandwidth = core_copy_bandwidth();
+  efa.net.stream_bandwidth = Rate(core_copy_bandwidth().bytes_per_s());
   EXPECT_NEAR(network_bw(nccl_model(efa, {}).system(), 2), core, 1e-12);
   // GPUDirect RDMA: the NIC places the data, no core bounds it.
   EXPECT_NEAR(network_bw(nccl_model(two_t4_nodes(Transport::efa), {}).system(), 2), 50 / 8.0 * 0.95, 1e-12);
@@ -181,7 +181,7 @@ TEST(NcclCollective, AGpuReachesItsNicsThroughItsOwnPcieLink) {
   // fill the GPU's PCIe link, not the NICs' 200 GB/s, and the ring's bus bandwidth stays below it.
   Cluster c = two_t4_nodes(Transport::rdma);
   c.nics_per_node = 4;
-  c.nic_bandwidth = 400e9 / 8;
+  c.nic_bandwidth = Rate(400e9 / 8);
   const NcclSystem s = nccl_model(c, {}).system();
   const Graphs g = nccl_graphs(s, {});
   EXPECT_LE(g.ring.channels * g.ring.bw_inter, 12.0 + 1e-9);
@@ -206,11 +206,11 @@ Cluster two_efa_v1_nodes(double read_threshold) {
   c.gpus_per_node = 8;
   c.fabric = default_fabric("nvlink3");
   c.nics_per_node = 4;
-  c.nic_bandwidth = 100e9 / 8;
+  c.nic_bandwidth = Rate(100e9 / 8);
   c.transport = Transport::efa;
   c.net = default_transport_params(Transport::efa);
   c.net.ordered_writes = false;
-  c.net.read_threshold = read_threshold;
+  c.net.read_threshold = Bytes(read_threshold);
   return c;
 }
 
@@ -323,7 +323,7 @@ Cluster pcie_host_nodes(const char* gpu, int nodes, int gpus, double gbps) {
   c.nodes = nodes;
   c.gpus_per_node = gpus;
   c.fabric = default_fabric("pcie3-host");
-  c.nic_bandwidth = gbps * 1e9 / 8;
+  c.nic_bandwidth = Rate(gbps * 1e9 / 8);
   c.net = default_transport_params(Transport::tcp);
   return c;
 }
@@ -357,7 +357,7 @@ TEST(NcclCollective, GpusSplitByAHostBridgeShareIt) {
   const NcclSettings ring = simple_ring();
   const double bytes = 1073741824, bus = 2.0 * 3 / 4;
   EXPECT_NEAR(bytes / nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes).seconds * bus / 1e9, 4.0, 0.01);
-  c.fabric.bridge_bandwidth = 12e9;
+  c.fabric.bridge_bandwidth = Rate(12e9);
   EXPECT_NEAR(bytes / nccl_model(c, ring).time(CollectiveOp::all_reduce, bytes).seconds * bus / 1e9, 3.0, 0.01);
 }
 
