@@ -6,64 +6,53 @@
 
 namespace scalecast {
 
+// What every quantity shares: sums and differences of its own unit, scaling by a number, the
+// ratio of two, order. Each operation is the one double operation it stands for.
+template <class Q>
+class Quantity {
+ public:
+  constexpr Quantity() = default;
+  constexpr explicit Quantity(double value) : v_(value) {}
+
+  constexpr Q operator+(Q o) const { return Q(v_ + o.v_); }
+  constexpr Q operator-(Q o) const { return Q(v_ - o.v_); }
+  constexpr Q operator*(double k) const { return Q(v_ * k); }
+  constexpr Q operator/(double k) const { return Q(v_ / k); }
+  constexpr double operator/(Q o) const { return v_ / o.v_; }
+  constexpr Q& operator+=(Q o) { return v_ += o.v_, static_cast<Q&>(*this); }
+  constexpr auto operator<=>(const Quantity&) const = default;
+
+ protected:
+  double v_ = 0;
+};
+
 class Rate;
 
 // A duration. Inside: seconds.
-class Seconds {
+class Seconds : public Quantity<Seconds> {
  public:
-  constexpr Seconds() = default;
-  constexpr explicit Seconds(double seconds) : s_(seconds) {}
-  constexpr double s() const { return s_; }
-
-  constexpr Seconds operator+(Seconds o) const { return Seconds(s_ + o.s_); }
-  constexpr Seconds operator-(Seconds o) const { return Seconds(s_ - o.s_); }
-  constexpr Seconds operator*(double k) const { return Seconds(s_ * k); }
-  constexpr Seconds operator/(double k) const { return Seconds(s_ / k); }
-  constexpr double operator/(Seconds o) const { return s_ / o.s_; }
-  constexpr Seconds& operator+=(Seconds o) { return s_ += o.s_, *this; }
-  constexpr auto operator<=>(const Seconds&) const = default;
-
- private:
-  double s_ = 0;
+  using Quantity::Quantity;
+  constexpr double s() const { return v_; }
 };
 
 // An amount of data. Inside: bytes.
-class Bytes {
+class Bytes : public Quantity<Bytes> {
  public:
-  constexpr Bytes() = default;
-  constexpr explicit Bytes(double bytes) : b_(bytes) {}
-  constexpr double bytes() const { return b_; }
-
-  constexpr Bytes operator+(Bytes o) const { return Bytes(b_ + o.b_); }
-  constexpr Bytes operator-(Bytes o) const { return Bytes(b_ - o.b_); }
-  constexpr Bytes operator*(double k) const { return Bytes(b_ * k); }
-  constexpr Bytes operator/(double k) const { return Bytes(b_ / k); }
-  constexpr double operator/(Bytes o) const { return b_ / o.b_; }
+  using Quantity::Quantity;
+  constexpr double bytes() const { return v_; }
+  using Quantity::operator/;
   constexpr Seconds operator/(Rate r) const;
-  constexpr auto operator<=>(const Bytes&) const = default;
-
- private:
-  double b_ = 0;
 };
 
 // A data rate, one direction. Inside: bytes per second.
-class Rate {
+class Rate : public Quantity<Rate> {
  public:
-  constexpr Rate() = default;
-  constexpr explicit Rate(double bytes_per_s) : bps_(bytes_per_s) {}
-  constexpr double bytes_per_s() const { return bps_; }
-
-  constexpr Rate operator+(Rate o) const { return Rate(bps_ + o.bps_); }
-  constexpr Rate operator*(double k) const { return Rate(bps_ * k); }
-  constexpr Rate operator/(double k) const { return Rate(bps_ / k); }
-  constexpr double operator/(Rate o) const { return bps_ / o.bps_; }
-  constexpr Bytes operator*(Seconds t) const { return Bytes(bps_ * t.s()); }
-  constexpr auto operator<=>(const Rate&) const = default;
-
- private:
-  double bps_ = 0;
+  using Quantity::Quantity;
+  constexpr double bytes_per_s() const { return v_; }
+  using Quantity::operator*;
+  constexpr Bytes operator*(Seconds t) const { return Bytes(v_ * t.s()); }
 };
 
-constexpr Seconds Bytes::operator/(Rate r) const { return Seconds(b_ / r.bytes_per_s()); }
+constexpr Seconds Bytes::operator/(Rate r) const { return Seconds(v_ / r.bytes_per_s()); }
 
 }  // namespace scalecast
