@@ -119,7 +119,7 @@ int run(const std::vector<std::string>& args) {
       throw InputError("--max-measurements: expected 1 or more, got " + std::to_string(max_measurements));
     if (vm.count("gpus") && (gpus < 2 || gpus > ranges::kMaxGpus))
       throw InputError("--gpus: expected 2 to " + std::to_string(ranges::kMaxGpus) + " GPUs, got " +
-                                  std::to_string(gpus));
+                       std::to_string(gpus));
     const auto backend = make_backend(backend_name);
     std::unique_ptr<Scenario> base;
     if (!scenario_path.empty()) base = std::make_unique<Scenario>(load_scenario(scenario_path));
@@ -146,11 +146,11 @@ int run(const std::vector<std::string>& args) {
     }
     if (!collectives.empty() && !base)
       throw InputError("--scenario BASE.yaml is needed: sweeps, nccl-tests output and timelines say "
-                                  "nothing of the hardware they ran on");
+                       "nothing of the hardware they ran on");
     if (!base && !tables->cases.empty()) base = std::make_unique<Scenario>(tables->cases.front().scenario);
     if (!base)
       throw InputError("no measurements to calibrate with" +
-                                  (network.empty() ? std::string() : " on network '" + network + "'"));
+                       (network.empty() ? std::string() : " on network '" + network + "'"));
     bool servers = false;
     for (const auto& r : tables->rows) servers = servers || r.method.find("-ps") != std::string::npos;
     const auto parameters = calibration::transport_parameters(base->cluster, servers);

@@ -47,7 +47,7 @@ double parse_size(const std::string& text, const char* option) {
   }
   if (used != text.size() || !(v * unit >= 1) || !(v * unit <= 1e15))
     throw InputError(std::string(option) + ": expected a size in bytes (K, M, G: powers of 1024) up to 1e15, got '" +
-                                text + "'");
+                     text + "'");
   return v * unit;
 }
 

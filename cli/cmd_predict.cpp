@@ -198,7 +198,7 @@ int run_share(const std::vector<std::string>& args, const WorkShare* merged) {
     const WorkLimits work = limits.limits();
     if (vm.count("interval") && !(interval_pct > 0 && interval_pct < 100))
       throw InputError("--interval: expected a percentage in (0, 100), got " +
-                                  fmt::format("{:g}", interval_pct));
+                       fmt::format("{:g}", interval_pct));
     if ((!trace.empty() || !timeline.empty()) && first.methods.size() * first.gpus.size() * combinations.size() != 1)
       throw InputError("--trace and --timeline need exactly one run: select it with --method and --gpus");
     BackendSettings settings;

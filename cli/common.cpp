@@ -64,21 +64,21 @@ void refuse_outputs_over_inputs(const po::variables_map& vm, const std::vector<s
         for (const auto& [out_key, out_path] : written)
           if (inside(out_path, path))
             throw InputError("--" + out_key + " " + out_path + ": that file is in the command's input folder (" +
-                                        key + " " + path + "): an output never overwrites an input");
+                             key + " " + path + "): an output never overwrites an input");
         continue;
       }
       if (!fs::is_regular_file(path, ec)) continue;
       for (const auto& [out_key, out_path] : written)
         if (same_file(out_path, path))
           throw InputError("--" + out_key + " " + out_path + ": that file is the command's input (" + key +
-                                      (out_path == path ? "" : " " + path) + "): an output never overwrites an input");
+                           (out_path == path ? "" : " " + path) + "): an output never overwrites an input");
     }
   }
   for (std::size_t i = 0; i < written.size(); ++i)
     for (std::size_t j = i + 1; j < written.size(); ++j)
       if (same_file(written[i].second, written[j].second) && !is_device(written[j].second))
         throw InputError("--" + written[i].first + " and --" + written[j].first + " both name " +
-                                    (written[i].second == written[j].second
+                         (written[i].second == written[j].second
                                          ? written[j].second
                                          : written[i].second + " and " + written[j].second + ", one file") +
                                     ": each output needs a file of its own");

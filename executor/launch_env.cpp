@@ -19,7 +19,7 @@ int integer(const char* name, const char* text, int lowest, int highest) {
   }
   if (used == 0 || text[used] != '\0' || value < lowest || value > highest)
     throw InputError(std::string(name) + "='" + text + "': expected a whole number from " +
-                                std::to_string(lowest) + " to " + std::to_string(highest));
+                     std::to_string(lowest) + " to " + std::to_string(highest));
   return value;
 }
 

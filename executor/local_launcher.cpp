@@ -40,7 +40,7 @@ int launch_local(int ranks, const std::vector<std::string>& args, std::chrono::m
   for (const char* var : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
     if (std::getenv(var))
       throw InputError(std::string("--local cannot be used by a process a launcher started (") + var +
-                                  " is set)");
+                       " is set)");
   const std::string port = std::to_string(free_local_port());
   std::vector<std::string> argv_text = {"scalecast"};
   argv_text.insert(argv_text.end(), args.begin(), args.end());

@@ -50,7 +50,7 @@ RankPlan plan_rank(const Schedule& s, int rank) {
   p.world = world_size(s);
   if (rank < 0 || rank >= p.world)
     throw InputError("rank " + std::to_string(rank) + " is outside the schedule's " +
-                                std::to_string(p.world) + " ranks");
+                     std::to_string(p.world) + " ranks");
   const bool gpu = rank < p.gpus;
   for (const Task& t : s.tasks) {
     RankTask rt;

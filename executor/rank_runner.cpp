@@ -71,7 +71,7 @@ RankRunner::RankRunner(const Schedule& s, const RankPlan& plan, Transport& trans
   for (const RankTask& t : plan.tasks) concurrent_ps = concurrent_ps || t.role == Role::ps;
   if (concurrent_ps && !transport.concurrent_exchanges())
     throw InputError("the " + transport.name() +
-                                " transport runs collectives only; run parameter-server schedules with gloo");
+                     " transport runs collectives only; run parameter-server schedules with gloo");
 }
 
 RankRunner::~RankRunner() {

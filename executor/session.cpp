@@ -55,8 +55,8 @@ std::optional<Execution> execute_rank(const ExecuteOptions& o, const LaunchEnv& 
       for (const Task& t : s.tasks)
         if (t.kind == TaskKind::comm && t.group != CommGroup::all)
           throw InputError(o.schedule_path + ": task " + std::to_string(t.id) + " runs among the GPUs of a " +
-                                      to_string(t.group) + ", which --reference cannot run (the library's collectives "
-                                      "span every rank): run it without --reference");
+                           to_string(t.group) + ", which --reference cannot run (the library's collectives "
+                           "span every rank): run it without --reference");
   } catch (const std::exception& e) {
     world.abort(e.what(), 2);
   }

@@ -32,7 +32,7 @@ void require_transport(const std::string& name) {
     known += (known.empty() ? "" : ", ") + n;
   }
   throw InputError("unknown transport '" + name + "' (this build has: " +
-                              (known.empty() ? std::string("none") : known) + ")");
+                   (known.empty() ? std::string("none") : known) + ")");
 }
 
 std::unique_ptr<Transport> make_transport(const std::string& name, const TransportSetup& setup) {

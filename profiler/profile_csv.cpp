@@ -18,7 +18,7 @@ std::string ms(double value) { return fmt::format("{:.6f}", value); }
 void check_metadata(const char* key, const std::string& value) {
   if (value.find_first_of("\r\n") != std::string::npos) {
     throw InputError(std::string("profile ") + key + " '" + value +
-                                "' holds a line break");
+                     "' holds a line break");
   }
 }
 
@@ -40,7 +40,7 @@ void write_profile_csv(std::ostream& out, const Profile& profile) {
   });
   if (!timed)
     throw InputError("no layer took 1 ns or more per iteration (forward or backward): a "
-                                "scenario cannot use a profile without compute time");
+                     "scenario cannot use a profile without compute time");
 
   out << "# scalecast profile v1\n";
   if (!profile.model.empty()) out << "# model: " << profile.model << '\n';

@@ -28,7 +28,7 @@ RowPrediction predict_case(const MeasuredRow& row, const Case& c, const Cluster&
             predict(s, c.workload, s.methods.front(), s.gpus.front(), backend).row.throughput};
   } catch (const InputError& e) {
     throw InputError(InputKind::file, where + e.what());  // a row too large to predict: bad input, exit code 2
-  } catch (const std::exception& e) {
+                     } catch (const std::exception& e) {
     throw std::runtime_error(where + e.what());
   }
 }

@@ -38,7 +38,7 @@ class NcclTransport : public Transport {
     device_ = local != nullptr ? std::atoi(local) : setup.rank % count;
     if (device_ < 0 || device_ >= count)
       throw InputError("LOCAL_RANK " + std::to_string(device_) + " has no GPU (" + std::to_string(count) +
-                                  " visible)");
+                       " visible)");
     check(cudaSetDevice(device_), "cudaSetDevice");
     check(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&comm_, cudaStreamNonBlocking), "cudaStreamCreate");

@@ -21,7 +21,7 @@ std::vector<std::string> checked_engine_args(const std::vector<std::string>& arg
     const bool cfg = a.starts_with("--cfg=") && a.find(':') != std::string::npos;
     if (!cfg && !(a.starts_with("--log=") && a.size() > 6))
       throw InputError("SimGrid option '" + a +
-                                  "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
+                       "': expected --cfg=KEY:VALUE or --log=SETTING (see scalecast predict --help)");
   }
   return args;
 }

@@ -49,7 +49,7 @@ IterationStats simulated_steady_state(const Schedule& s, const Timeline& tl) {
   }
   if (forward_end[0] < 0 || forward_end[1] < 0)
     throw InputError("steady state of a schedule without two forward passes (" + std::to_string(s.iterations) +
-                                " iterations)");
+                     " iterations)");
   IterationStats st;
   st.iteration_s = forward_end[1] - forward_end[0];
   split(s, 0, st);

@@ -11,7 +11,7 @@ namespace scalecast::collectives {
 void check_allreduce_choice(const std::string& name) {
   if (name != kAutomatic && !find_allreduce(name))
     throw InputError("unknown all-reduce algorithm '" + name + "' (known: " + allreduce_names(true) +
-                                ")");
+                     ")");
 }
 
 double allreduce_s(const LinkCapacities& l, const AllreduceAlgorithm& a, double bytes) {

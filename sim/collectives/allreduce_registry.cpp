@@ -28,7 +28,7 @@ const AllreduceAlgorithm* find_allreduce(std::string_view name) {
 const AllreduceAlgorithm& allreduce_algorithm(std::string_view name) {
   if (const AllreduceAlgorithm* a = find_allreduce(name)) return *a;
   throw InputError("unknown all-reduce algorithm '" + std::string(name) + "' (known: " +
-                              allreduce_names(false) + ")");
+                   allreduce_names(false) + ")");
 }
 
 std::string allreduce_names(bool with_auto) {

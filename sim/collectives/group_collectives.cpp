@@ -21,7 +21,7 @@ CollectiveOp collective_of(CommOp op) {
     default: break;
   }
   throw std::logic_error("a group collective is an all-gather, a reduce-scatter or an all-reduce, not a " +
-                              to_string(op));
+                         to_string(op));
 }
 
 // A ring over the nodes on each GPU of the node at once: 2(n - 1) steps of bytes/n, the node's

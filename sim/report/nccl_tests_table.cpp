@@ -18,7 +18,7 @@ int nccl_tests_type_bytes(const std::string& type) {
   if (type == "float" || type == "int32" || type == "uint32" || type == "int") return 4;
   if (type == "double" || type == "int64" || type == "uint64") return 8;
   throw InputError("unknown type '" + type +
-                              "' (known: int8, uint8, half, bfloat16, float, int32, uint32, double, int64, uint64)");
+                   "' (known: int8, uint8, half, bfloat16, float, int32, uint32, double, int64, uint64)");
 }
 
 std::vector<NcclTestsSize> nccl_tests_sizes(CollectiveOp op, double min, double max, double factor, double increment,

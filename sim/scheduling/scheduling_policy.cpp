@@ -37,7 +37,7 @@ SchedulingPolicy::SchedulingPolicy(const Schedule& s, PolicyOptions options)
     for (int d : t.deps) {
       if (d < 0 || d >= n || d == id)
         throw std::logic_error("task " + std::to_string(id) + " depends on task " + std::to_string(d) +
-                                    ", which is not another task of the schedule");
+                               ", which is not another task of the schedule");
       ++first_dependent_[d + 1];
     }
   }

@@ -27,7 +27,7 @@ CollectiveOp parse_collective_op(const std::string& text) {
     if (text == to_string(op)) return op;
   if (text == "allreduce") return CollectiveOp::all_reduce;
   throw InputError("unknown collective '" + text +
-                              "' (known: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall)");
+                   "' (known: all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall)");
 }
 
 double bus_factor(CollectiveOp op, int n) {

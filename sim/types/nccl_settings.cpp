@@ -58,7 +58,7 @@ void apply(const std::string& text, const std::vector<std::string>& names, std::
       const int f = index_of(section.substr(0, colon), func_names());
       if (f < 0)
         throw InputError("NCCL " + std::string(what) + " '" + text + "': unknown function '" +
-                                    section.substr(0, colon) + "' (known: broadcast, reduce, allgather, reducescatter, allreduce)");
+                         section.substr(0, colon) + "' (known: broadcast, reduce, allgather, reducescatter, allreduce)");
       funcs.push_back(f);
       list = section.substr(colon + 1);
     } else {
@@ -73,7 +73,7 @@ void apply(const std::string& text, const std::vector<std::string>& names, std::
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
         throw InputError("NCCL " + std::string(what) + " '" + text + "': unknown name '" + word +
-                                    "' (known: " + known + ")");
+                         "' (known: " + known + ")");
       }
       mask[static_cast<std::size_t>(i)] = true;
     }

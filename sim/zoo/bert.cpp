@@ -85,11 +85,11 @@ void heads(NetBuilder& net, const Dims& d, int64_t vocab) {
 Workload build_bert(const BertConfig& config, const ModelOptions& options) {
   if (options.seq_len < 1 || options.seq_len > kMaxPositions) {
     throw InputError("bert: seq_len must be in [1, 512], got " +
-                                std::to_string(options.seq_len));
+                     std::to_string(options.seq_len));
   }
   if (options.vocab_size < 0) {
     throw InputError("bert: vocab_size must be positive, got " +
-                                std::to_string(options.vocab_size));
+                     std::to_string(options.vocab_size));
   }
   const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};
   const int64_t vocab = options.vocabulary(kVocab);

@@ -86,7 +86,7 @@ Workload build_distml_resnet(int depth, const ModelOptions& options) {
   if (depth == 18) return build_resnet18(options);
   if (depth != 50 && depth != 101) {
     throw InputError("distml resnet: unsupported depth " + std::to_string(depth) +
-                                " (18, 50 or 101)");
+                     " (18, 50 or 101)");
   }
   const std::array<int, 4> blocks = {3, 4, depth == 50 ? 6 : 23, 3};
   NetBuilder net(options.bytes_per_element, ParamStyle::kStax);

@@ -54,7 +54,7 @@ Workload build_gpt(const GptConfig& config, const ModelOptions& options) {
   const int64_t positions = config.positions > 0 ? config.positions : options.seq_len;
   if (options.seq_len < 1 || options.seq_len > positions) {
     throw InputError("gpt: seq_len must be in [1, " + std::to_string(positions) +
-                                "], got " + std::to_string(options.seq_len));
+                     "], got " + std::to_string(options.seq_len));
   }
   if (config.layers < 1 || config.intermediate < 1 || options.vocab_size < 0) {
     throw InputError("gpt: layers, intermediate and vocab_size must be positive");

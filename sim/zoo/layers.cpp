@@ -20,7 +20,7 @@ int64_t output_extent(int64_t in, int64_t kernel, int64_t stride, int64_t paddin
   const int64_t padded = in + 2 * padding;
   if (kernel < 1 || stride < 1 || padded < kernel) {
     throw InputError(name + ": input extent " + std::to_string(in) +
-                                " is too small for kernel " + std::to_string(kernel));
+                     " is too small for kernel " + std::to_string(kernel));
   }
   return (padded - kernel) / stride + 1;
 }
@@ -188,12 +188,12 @@ void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_
   }
   if (hidden % heads != 0) {
     throw InputError(model + ": hidden (" + std::to_string(hidden) +
-                                ") must be a multiple of heads (" + std::to_string(heads) + ")");
+                     ") must be a multiple of heads (" + std::to_string(heads) + ")");
   }
   if (heads % kv_heads != 0) {
     throw InputError(model + ": heads (" + std::to_string(heads) +
-                                ") must be a multiple of kv_heads (" + std::to_string(kv_heads) +
-                                ")");
+                     ") must be a multiple of kv_heads (" + std::to_string(kv_heads) +
+                     ")");
   }
 }
 

@@ -293,7 +293,7 @@ NcclModel::Timing NcclModel::timing(CollectiveOp op, double bytes, int gpus_per_
   const auto chosen = choice(f, bytes);
   if (!chosen)
     throw InputError("NCCL_ALGO '" + settings.algo + "' and NCCL_PROTO '" + settings.proto +
-                                "' leave no algorithm for " + to_string(op) + " on this cluster");
+                     "' leave no algorithm for " + to_string(op) + " on this cluster");
   Estimate e = at_size(*physical(f)[static_cast<int>(chosen->algo) * kProtos + static_cast<int>(chosen->proto)],
                        s, g, f, bytes, LatencyView::physical);
   // Unless a link below says otherwise, NCCL's own rate for the algorithm and protocol on its

@@ -39,10 +39,10 @@ TensorParallelRun tensor_parallel_run(const Workload& w, const Cluster& sized, c
   const int t = s.tensor_parallel;
   if (w.layers.empty() || w.layers.front().kind != "embedding" || w.layers.front().output_elements <= 0)
     throw InputError("strategy.tensor_parallel: " + w.model +
-                                " is not a transformer of the zoo (its first layer a token embedding)");
+                     " is not a transformer of the zoo (its first layer a token embedding)");
   if (sized.gpus_per_node % t != 0)
     throw InputError("strategy.tensor_parallel: " + std::to_string(t) + " GPUs do not divide the run's " +
-                                std::to_string(sized.gpus_per_node) + " GPUs of a node");
+                     std::to_string(sized.gpus_per_node) + " GPUs of a node");
   const double hidden = static_cast<double>(w.layers.front().output_elements);
   // The group's collectives: its t GPUs of one node, as NCCL's model (or the ring) times them.
   Cluster group = sized;
