@@ -81,7 +81,9 @@ double billions(const std::string& model) {
   for (std::size_t at = model.find('B'); at != std::string::npos; at = model.find('B', at + 1)) {
     std::size_t begin = at;
     while (begin > 0 && (std::isdigit(static_cast<unsigned char>(model[begin - 1])) || model[begin - 1] == '.')) --begin;
-    if (begin < at && (begin == 0 || model[begin - 1] == ' ')) return std::stod(model.substr(begin, at - begin));
+    double v = 0;
+    const auto [end, ec] = std::from_chars(model.data() + begin, model.data() + at, v);
+    if (begin < at && (begin == 0 || model[begin - 1] == ' ') && ec == std::errc() && end == model.data() + at) return v;
   }
   return 0;
 }

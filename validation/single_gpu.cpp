@@ -5,6 +5,7 @@
 // as hidden, and the summary's per-GPU-count line shows whether that holds.
 #include "validation/single_gpu.h"
 
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
@@ -21,10 +22,17 @@
 namespace scalecast::validation {
 namespace {
 
+// "32/4096/32/11008": the whole numbers of a shape; an InputError for anything else.
 std::vector<int> numbers(const std::string& text) {
   std::vector<int> out;
   std::stringstream in(text);
-  for (std::string part; std::getline(in, part, '/');) out.push_back(std::stoi(part));
+  for (std::string part; std::getline(in, part, '/');) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || end != part.data() + part.size() || v < 0)
+      throw InputError("shape '" + text + "': expected whole numbers separated by '/', got '" + part + "'");
+    out.push_back(v);
+  }
   return out;
 }
 

@@ -26,9 +26,10 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
          "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,,channels_first\n"
          "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,,\n"
          "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_last\n";
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_last\n"
+         "s,h100,H100,1,llama:2/2x6/4/512,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,\n";
   const SingleGpuValidation v = validate_single_gpu(dir);
-  ASSERT_EQ(v.cases.size(), 9u);
+  ASSERT_EQ(v.cases.size(), 10u);
   EXPECT_TRUE(v.cases[0].expressible) << v.cases[0].reason;
   EXPECT_DOUBLE_EQ(v.cases[0].published, 40);  // 5120 tokens/s of 128-token sequences
   EXPECT_GT(v.cases[0].predicted, 0);
@@ -46,6 +47,8 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   // Channels-last convolutions skip cuDNN's layout transposes.
   ASSERT_TRUE(v.cases[8].expressible) << v.cases[8].reason;
   EXPECT_GT(v.cases[8].predicted, v.cases[4].predicted);
+  // A shape that is not whole numbers says which part, as the row's reason.
+  EXPECT_EQ(v.cases[9].reason, "shape '2/2x6/4/512': expected whole numbers separated by '/', got '2x6'");
 }
 
 TEST(SingleGpu, TheShippedTableIsPredictedPerGeneration) {
