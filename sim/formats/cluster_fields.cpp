@@ -196,8 +196,7 @@ const FieldTable<ParameterServers>& parameter_server_fields() {
        .fit = Fit{.order = 9,
                   .range = [](const Cluster& b) { return std::pair{0.01 * b.nic_bandwidth.bytes_per_s(), b.nic_bandwidth.bytes_per_s()}; },
                   .servers_only = true,
-                  .start = [](const Cluster& c) {
-                    return (c.ps.nic_bandwidth > Rate() ? c.ps.nic_bandwidth : c.nic_bandwidth).bytes_per_s(); }}},
+                  .start = [](const Cluster& c) { return server_nic_bandwidth(c).bytes_per_s(); }}},
       {.scenario_key = "stage_overhead", .schedule_key = "stage_overhead_s", .unit = Unit::seconds,
        .real = &ParameterServers::stage_overhead, .meaning = "host cost of one partition in one node-local stage",
        .bound = ranges::latency, .adjustable = true,

@@ -62,13 +62,11 @@ double library_sockets(const Cluster& c, const Strategy& s) {
 
 Rate LinkCapacities::transfer_bandwidth(bool gpu_end, double bytes) const {
   const Rate cap = gpu_end ? gpu_transfer_cap : server_transfer_cap;
-  return (cap > Rate() ? std::min(nic_payload, cap) : nic_payload) * size_curve.at(bytes);
+  return under_cap(nic_payload, cap) * size_curve.at(bytes);
 }
 
 Rate LinkCapacities::server_transfer_bandwidth(double bytes) const {
-  const Rate line =
-      server_transfer_cap > Rate() ? std::min(server_nic_payload, server_transfer_cap) : server_nic_payload;
-  return line * size_curve.at(bytes);
+  return under_cap(server_nic_payload, server_transfer_cap) * size_curve.at(bytes);
 }
 
 LinkClass LinkCapacities::network_link(double bytes) const {
@@ -118,14 +116,12 @@ LinkCapacities link_capacities(const Cluster& c, const Strategy& s) {
   l.server_transfer_cap = per_transfer;
   l.gpu_transfer_cap = per_transfer;
   l.staging_bandwidth = staging_bandwidth(c);
-  if (l.staging_bandwidth > Rate())
-    l.gpu_transfer_cap = per_transfer > Rate() ? std::min(per_transfer, l.staging_bandwidth) : l.staging_bandwidth;
+  if (l.staging_bandwidth > Rate()) l.gpu_transfer_cap = under_cap(l.staging_bandwidth, per_transfer);
   if (c.topology.crosses_spine(c.nodes)) {
     l.nodes_per_leaf = c.topology.nodes_per_leaf;
     l.leaf_uplink = l.nic_payload * c.topology.nodes_per_leaf / std::max(1.0, c.topology.oversubscription);
   }
-  const Rate server_line = c.ps.nic_bandwidth > Rate() ? c.ps.nic_bandwidth : c.nic_bandwidth;
-  l.server_nic_payload = server_line * c.net.efficiency;
+  l.server_nic_payload = server_nic_bandwidth(c) * c.net.efficiency;
   l.placement = c.ps.placement;
   l.library = s.library;
   // NCCL runs the collectives of all-reduce methods and DataParallel (BytePS's node-local stages

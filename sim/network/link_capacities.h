@@ -2,6 +2,7 @@
 // that collective costs, both simulators, the executor's predictions and calibration read.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 
 #include "sim/types/cluster.h"
@@ -21,6 +22,9 @@ struct LinkClass {
   Seconds latency;
   Rate bandwidth;
 };
+
+// `rate` held to `cap`, where a zero cap (the transfer caps' "no such cap") limits nothing.
+inline Rate under_cap(Rate rate, Rate cap) { return cap > Rate() ? std::min(rate, cap) : rate; }
 
 // The size the bulk rate is defined at: transfers large enough that their size no longer matters.
 inline constexpr double kBulkBytes = 1e300;

@@ -104,6 +104,8 @@ int ParameterServers::count(int node_count, int gpu_count) const {
   return std::max(1, node_count);
 }
 
+Rate server_nic_bandwidth(const Cluster& c) { return c.ps.nic_bandwidth > Rate() ? c.ps.nic_bandwidth : c.nic_bandwidth; }
+
 Rate staging_bandwidth(const Cluster& c) {
   const Rate staging = c.net.host_staging_bandwidth;
   return staging > Rate() ? std::min(staging, c.fabric.link_bandwidth) : Rate();

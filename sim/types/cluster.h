@@ -166,6 +166,9 @@ struct Cluster {
   double cores_shared_by() const;
 };
 
+// The line rate of a dedicated parameter server's NIC: its own, or the workers' where unset.
+Rate server_nic_bandwidth(const Cluster& c);
+
 // What a network transfer through host memory reaches (0: GPUDirect, no staging): the
 // transport's staging rate, never more than the fabric's per-GPU rate, since staged data crosses
 // the same GPU link (a calibrated fabric moves both).

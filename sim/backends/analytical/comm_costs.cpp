@@ -2,7 +2,6 @@
 // cost model, PS push/pull as the bytes each link carries divided by its bandwidth.
 #include "sim/backends/analytical/comm_costs.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "sim/collectives/algorithm_choice.h"
@@ -69,7 +68,7 @@ PsCapacities ps_capacities(const LinkCapacities& l, const PsPath& p) {
   // NICs are shared by every transfer through them; each transfer is capped on its own (the
   // GPU end's cap holds the server end's, which has no host staging), a partition's shards
   // together at `shards` times that.
-  const Rate cap = l.gpu_transfer_cap > Rate() ? std::min(l.gpu_transfer_cap, l.fabric_bandwidth) : l.fabric_bandwidth;
+  const Rate cap = under_cap(l.fabric_bandwidth, l.gpu_transfer_cap);
   return {l.fabric_bandwidth.bytes_per_s(),
           l.nic_payload.bytes_per_s(),
           (p.colocated ? l.nic_payload : l.server_nic_payload).bytes_per_s(),
