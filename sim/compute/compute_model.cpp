@@ -40,7 +40,7 @@ void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
   const double mask = w.causal_attention ? 0.5 : 1.0;
   const double forward_flops = 4 * s.m * s.n * s.k * s.count * batch * mask;
   const Precision p = product_precision(scores, params.precision);
-  const double rate = gpu.peak_flops(p) * fused_attention_efficiency(gpu.compute_capability);
+  const double rate = gpu.peak_flops(p) * fused_attention_efficiency(gpu.compute_capability, params.attention_kernel);
   const double tokens_bytes = s.m * s.k * s.count * batch * element_bytes(p);
   const double bandwidth = gpu.memory_bandwidth * params.memory_efficiency;
   scores.forward_s = std::max(forward_flops / rate, 4 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
@@ -138,11 +138,13 @@ KernelRates kernel_rates(const GpuSpec& gpu, const ComputeModelParams& params, P
           .launch_s = params.kernel_overhead_s};
 }
 
-double fused_attention_efficiency(int compute_capability) {
+double fused_attention_efficiency(int compute_capability, AttentionKernel kernel) {
   // FlashAttention-2 (Dao 2023): forward and backward at 50-73% of an A100's peak, the training
   // end to end at 72%; on Hopper it "achieves only 35% utilization" (Shah et al., FlashAttention-3,
-  // 2024). Older and newer architectures have no measurement here: Hopper's share is taken.
-  return compute_capability == 80 || compute_capability == 86 ? 0.60 : 0.35;
+  // 2024). Older and newer architectures have no measurement here: Hopper's share is taken. The
+  // first generation at its measured ratio to the second on the A100, on every architecture.
+  const double second = compute_capability == 80 || compute_capability == 86 ? 0.60 : 0.35;
+  return kernel == AttentionKernel::flash1 ? second * kFirstGenerationAttentionSpeed : second;
 }
 
 void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {

@@ -15,6 +15,18 @@ namespace scalecast {
 // 90% of the data sheet's figure on A100 and H100 parts (docs/MODEL.md, "Compute").
 inline constexpr double kStreamingEfficiency = 0.90;
 
+// The generation of a fused attention kernel: FlashAttention-2 (Dao 2023; PyTorch SDPA's flash
+// backend from 2.2), or the first (FlashAttention, Dao et al. 2022; its 2022 Triton port, which
+// llm-foundry's MPT runs as attn_impl: triton; SDPA's flash backend in PyTorch 2.0 and 2.1).
+enum class AttentionKernel { flash2, flash1 };
+
+// The first generation's speed as a share of FlashAttention-2's on the same GPU: "around 2x
+// speedup compared to FlashAttention" (Dao 2023, abstract: FlashAttention 25-40% of an A100's
+// peak, FlashAttention-2 50-73%; PyTorch 2.2's release notes: SDPA "around 2x" faster with
+// FlashAttention-2). The Triton port's forward and backward together are "slightly slower than"
+// FlashAttention's (flash_attn/flash_attn_triton.py, Dao-AILab/flash-attention), taken as equal.
+inline constexpr double kFirstGenerationAttentionSpeed = 0.5;
+
 struct ComputeModelParams {
   double compute_efficiency = 0;     // share of peak FLOP/s products reach (0: the GPU's measured)
   double memory_efficiency = kStreamingEfficiency;  // share of memory bandwidth streaming reaches
@@ -22,6 +34,7 @@ struct ComputeModelParams {
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
   bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
+  AttentionKernel attention_kernel = AttentionKernel::flash2;  // which one, when fused
   bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
   // RMSNorm and rotary embeddings as PyTorch modules written op by op (true) or as one fused
   // kernel each (Transformer Engine, Apex, Liger, torch.compile); compute/streaming_traffic.h.
@@ -46,9 +59,9 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
 // loss; selective: each attention core, from its scores product to its context product).
 double recompute_s(const Workload& workload, Checkpointing mode);
 
-// The share of peak a fused (flash) attention kernel reaches, forward and backward together, on
-// a GPU of this compute capability (docs/MODEL.md names the measurements).
-double fused_attention_efficiency(int compute_capability);
+// The share of peak a fused (flash) attention kernel of this generation reaches, forward and
+// backward together, on a GPU of this compute capability (docs/MODEL.md names the measurements).
+double fused_attention_efficiency(int compute_capability, AttentionKernel kernel);
 
 // The optimizer step's time on a GPU: the bytes it touches per parameter (params.optimizer) at
 // the achievable memory bandwidth, plus one launch gap.

@@ -115,8 +115,8 @@ Checkpointing read_checkpointing(const YamlReader& v) {
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings", "mixed_precision", "attention", "memory_format", "kernels",
-                "activation_checkpointing", "accumulation_steps"});
+                "tied_embeddings", "mixed_precision", "attention", "attention_kernel", "memory_format",
+                "kernels", "activation_checkpointing", "accumulation_steps"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
     const fs::path resolved = folder / profile->string();
@@ -150,6 +150,11 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("mixed_precision"))
     s.mixed_precision = v->choice("a mixed-precision mode", {"half", "autocast"});
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
+  if (auto v = m.optional("attention_kernel")) {
+    s.attention_kernel = v->choice("a fused attention kernel", kAttentionKernels);
+    if (s.attention != "fused")
+      v->fail("no attention kernel unless model.attention is fused (it is " + s.attention + ")");
+  }
   if (auto v = m.optional("memory_format"))
     s.memory_format = v->choice("a memory format", kMemoryFormats);
   if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", kKernelKinds);

@@ -22,6 +22,9 @@ namespace scalecast {
 // The values model.memory_format and model.kernels take (the validation tables' columns too).
 inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
 inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
+// The values model.attention_kernel takes: which generation of fused attention kernel runs
+// (sim/compute/compute_model.h, AttentionKernel).
+inline const std::vector<std::string> kAttentionKernels = {"flash2", "flash1"};
 
 struct ModelSettings {
   std::string name;             // zoo model (or the profile's model name)
@@ -38,6 +41,9 @@ struct ModelSettings {
   // full: each transformer block; selective: each block's attention core; sim/types/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
+  // Compute: the fused attention kernel's generation ("flash2": FlashAttention-2, PyTorch SDPA's
+  // flash backend from 2.2; "flash1": FlashAttention 1, its 2022 Triton port, SDPA in 2.0-2.1).
+  std::string attention_kernel = "flash2";
   Checkpointing activation_checkpointing = Checkpointing::none;
   // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
   // "channels_last": NHWC, as tensor cores take them).

@@ -22,6 +22,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.precision = s.model.precision;
   params.optimizer = s.model.optimizer;
   params.fused_attention = s.model.attention == "fused";
+  params.attention_kernel = s.model.attention_kernel == "flash1" ? AttentionKernel::flash1 : AttentionKernel::flash2;
   params.channels_last = s.model.memory_format == "channels_last";
   params.eager_modules = s.model.kernels == "eager";
   params.activation_checkpointing = s.model.activation_checkpointing;

@@ -147,6 +147,31 @@ TEST(ComputeModel, FusedAttentionIsOneKernelAndCausalHalvesIt) {
   EXPECT_LT(step_s(gpt(), "a100", fused), step_s(gpt(), "a100", eager));
 }
 
+TEST(ComputeModel, FirstGenerationFlashAttentionRunsAtHalfTheSecondsRate) {
+  ComputeModelParams second;
+  second.precision = Precision::bf16;
+  second.fused_attention = true;
+  ComputeModelParams first = second;
+  first.attention_kernel = AttentionKernel::flash1;
+  for (const char* gpu : {"a100", "h100"}) {
+    Workload a = gpt(), b = gpt();
+    apply_compute_model(a, find_gpu(gpu), second);
+    apply_compute_model(b, find_gpu(gpu), first);
+    for (std::size_t i = 0; i < a.layers.size(); ++i) {
+      const Layer &x = a.layers[i], &y = b.layers[i];
+      if (x.name.ends_with("attn.scores")) {
+        // Compute-bound at 2,048 tokens: the FLOPs' share of the time doubles, the launch gap stays.
+        EXPECT_NEAR(y.forward_s - second.kernel_overhead_s, 2 * (x.forward_s - second.kernel_overhead_s), 1e-12) << gpu;
+        EXPECT_NEAR(y.backward_s - second.kernel_overhead_s, 2 * (x.backward_s - second.kernel_overhead_s), 1e-12);
+      } else {
+        EXPECT_DOUBLE_EQ(y.forward_s, x.forward_s) << x.name;  // only the attention kernel changes
+      }
+    }
+  }
+  EXPECT_DOUBLE_EQ(fused_attention_efficiency(80, AttentionKernel::flash1), 0.30);
+  EXPECT_DOUBLE_EQ(fused_attention_efficiency(90, AttentionKernel::flash2), 0.35);
+}
+
 TEST(ComputeModel, Fp8SpeedsLinearLayersOnly) {
   ComputeModelParams bf16;
   bf16.precision = Precision::bf16;

@@ -285,6 +285,12 @@ TEST(Scenario, TransformersByShape) {
   EXPECT_EQ(llama.model.options.shape.kv_heads, 2);
   EXPECT_EQ(llama.model.options.shape.intermediate, 688);
   EXPECT_FALSE(llama.model.options.shape.tied_embeddings.has_value());
+  EXPECT_EQ(llama.model.attention_kernel, "flash2");
+  const Scenario mpt = parse_scenario(
+      replaced("  name: resnet50", "  name: gpt\n  layers: 2\n  hidden: 256\n  heads: 4\n"
+                                   "  attention: fused\n  attention_kernel: flash1"),
+      "scen.yaml");
+  EXPECT_EQ(mpt.model.attention_kernel, "flash1");
 }
 
 TEST(Scenario, ProfileResolvedAgainstScenarioFolder) {
@@ -442,6 +448,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unknown_allreduce", kGpus, kGpus + "\nstrategy:\n  allreduce: butterfly", {},
                 "scen.yaml:16: strategy.allreduce: ",
                 "expected an all-reduce algorithm (one of ring, tree, halving-doubling"},
+        BadCase{"unknown_attention_kernel", "  batch_per_gpu: 64",
+                "  batch_per_gpu: 64\n  attention: fused\n  attention_kernel: flash9", {},
+                "scen.yaml:6: model.attention_kernel: ", "expected a fused attention kernel (one of flash2, flash1)"},
+        BadCase{"attention_kernel_without_fused_attention", "  batch_per_gpu: 64",
+                "  batch_per_gpu: 64\n  attention_kernel: flash1", {}, "scen.yaml:5: model.attention_kernel: ",
+                "expected no attention kernel unless model.attention is fused (it is eager), got 'flash1'"},
         BadCase{"unknown_precision", "  batch_per_gpu: 64", "  batch_per_gpu: 64\n  precision: fp4",
                 {}, "scen.yaml:5: model.precision: ", "expected a precision (one of fp32"},
         BadCase{"empty_file", "", "", {}, "scen.yaml:1: ", "got an empty file"},
