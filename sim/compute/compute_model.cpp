@@ -19,6 +19,8 @@ namespace {
 using compute::KernelRates;
 using compute::Product;
 
+constexpr double kFp32Bytes = 4, kHalfBytes = 2;
+
 // Layer byte counts are recorded at 4 bytes per activation (sim/zoo/layers.h); half-width runs
 // (fp16, bf16, fp8's bf16 tensors) keep them in 2.
 double activation_scale(Precision p) { return half_width(p) ? 0.5 : 1.0; }
@@ -59,6 +61,17 @@ bool transposes_layout(const Layer& layer, const GpuSpec& gpu, Precision p, cons
   return layer.kind == "conv" && !params.channels_last && p != Precision::fp32 && gpu.compute_capability >= 70;
 }
 
+// torch.autocast's casts of a product's fp32 weight: to the product's width in the forward (one
+// copy per forward: autocast's cache keeps it for that forward only; a recomputed forward casts
+// again) and the weight's half-width gradient back to fp32 in the backward (the cast's own
+// backward), each one kernel reading one width and writing the other.
+void add_autocast_casts(Layer& layer, Precision p, const KernelRates& rates) {
+  const double parameters = static_cast<double>(layer.parameters());
+  if (parameters == 0) return;
+  layer.forward_s += parameters * (kFp32Bytes + element_bytes(p)) / rates.bandwidth + rates.launch_s;
+  layer.backward_s += parameters * (kHalfBytes + kFp32Bytes) / rates.bandwidth + rates.launch_s;
+}
+
 void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
   const Precision p = product_precision(layer, params.precision);
   const KernelRates rates = kernel_rates(gpu, params, p);
@@ -72,6 +85,7 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
     layer.forward_s += t.forward / rates.bandwidth + compute::kNchwTransposesForward * rates.launch_s;
     layer.backward_s += t.backward / rates.bandwidth + compute::kNchwTransposesBackward * rates.launch_s;
   }
+  if (params.autocast && half_width(params.precision)) add_autocast_casts(layer, p, rates);
 }
 
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the

@@ -35,6 +35,10 @@ struct ComputeModelParams {
   std::string optimizer = "sgd";     // sgd (momentum) or adam: bytes touched per parameter
   bool fused_attention = false;      // one flash-attention kernel per layer instead of eager ops
   AttentionKernel attention_kernel = AttentionKernel::flash2;  // which one, when fused
+  // torch.autocast over fp32 weights (model.mixed_precision: autocast) at a half-width precision:
+  // each product casts its weight to the product's width in its forward and its weight's gradient
+  // back to fp32 in its backward.
+  bool autocast = false;
   bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
   // RMSNorm and rotary embeddings as PyTorch modules written op by op (true) or as one fused
   // kernel each (Transformer Engine, Apex, Liger, torch.compile); compute/streaming_traffic.h.

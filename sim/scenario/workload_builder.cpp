@@ -23,6 +23,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.optimizer = s.model.optimizer;
   params.fused_attention = s.model.attention == "fused";
   params.attention_kernel = s.model.attention_kernel == "flash1" ? AttentionKernel::flash1 : AttentionKernel::flash2;
+  params.autocast = s.model.mixed_precision == "autocast";
   params.channels_last = s.model.memory_format == "channels_last";
   params.eager_modules = s.model.kernels == "eager";
   params.activation_checkpointing = s.model.activation_checkpointing;
@@ -36,6 +37,9 @@ BuiltWorkload build_workload(const Scenario& s) {
     out.source = "compute model on " + s.compute.gpu;
   }
   out.workload.accumulation_steps = s.model.accumulation_steps;
+  out.workload.streaming_bandwidth = find_gpu(s.compute.gpu).memory_bandwidth * params.memory_efficiency;
+  // Under autocast the model holds fp32 weights; its products take half-width copies.
+  if (params.autocast && half_width(params.precision)) out.workload.parameter_bytes = 4;
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
     if (out.origin == ComputeOrigin::model) out.origin = ComputeOrigin::measured_throughput;

@@ -92,6 +92,7 @@ Strategy fsdp_base() {
   Strategy s = allreduce_base();
   s.sharding = Sharding::parameters;
   s.grouping = Grouping::unit;
+  s.flat_parameters = true;
   return s;
 }
 

@@ -83,6 +83,11 @@ struct Strategy {
   // parameters: all-gathers whose units may be gathered at once (FSDP's limit_all_gathers: the
   // one running and the one prefetched)
   int gathers_in_flight = 2;
+  // PyTorch FSDP's flat parameters (torch/distributed/fsdp/_runtime_utils.py): a unit's
+  // parameters are gathered at the width the model holds them, and its gradient, assembled into
+  // one flat tensor, is cast to the reduce width and pre-divided on the GPU before its
+  // reduce-scatter (sim/schedules/sharding/sharded_schedule.cpp, flat_gradient_s).
+  bool flat_parameters = false;
   // DeepSpeed sizes its buckets in parameters (reduce_bucket_size, allgather_bucket_size): the
   // bucket size follows at the gradient precision (size_by_precision; 0: bucket_bytes stands).
   double bucket_parameters = 0;

@@ -52,6 +52,12 @@ struct Workload {
   int accumulation_steps = 1;       // micro-batches per optimizer step (one gradient sync)
   std::string sample_unit = "samples";  // "images", "sequences"
   bool causal_attention = false;    // decoders: a fused attention kernel skips masked blocks
+  // Bytes a parameter takes as the model holds it in its forward pass: 4 under torch.autocast,
+  // whose products take half-width copies of fp32 weights; 0 when it is the gradients' width.
+  int parameter_bytes = 0;
+  // Bytes/s the GPU's streaming kernels move (its memory bandwidth at the compute model's share):
+  // what a schedule's own memory passes are timed at (0: it adds none).
+  double streaming_bandwidth = 0;
   std::vector<Layer> layers;
   double optimizer_s = 0;           // optimizer step after the gradients are aggregated
 

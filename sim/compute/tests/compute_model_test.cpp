@@ -172,6 +172,31 @@ TEST(ComputeModel, FirstGenerationFlashAttentionRunsAtHalfTheSecondsRate) {
   EXPECT_DOUBLE_EQ(fused_attention_efficiency(90, AttentionKernel::flash2), 0.35);
 }
 
+TEST(ComputeModel, AutocastCastsEachWeightForwardAndItsGradientBackward) {
+  ComputeModelParams half;
+  half.precision = Precision::bf16;
+  ComputeModelParams autocast = half;
+  autocast.autocast = true;
+  Workload a = gpt(), b = gpt();
+  apply_compute_model(a, find_gpu("a100"), half);
+  apply_compute_model(b, find_gpu("a100"), autocast);
+  const double bandwidth = 2039e9 * kStreamingEfficiency;
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    const Layer &x = a.layers[i], &y = b.layers[i];
+    const double n = static_cast<double>(x.parameters());
+    if ((x.kind == "linear" || x.kind == "conv") && n > 0) {
+      // fp32 read, bf16 written forward; bf16 read, fp32 written backward; one launch each.
+      EXPECT_NEAR(y.forward_s - x.forward_s, n * 6 / bandwidth + half.kernel_overhead_s, 1e-12) << x.name;
+      EXPECT_NEAR(y.backward_s - x.backward_s, n * 6 / bandwidth + half.kernel_overhead_s, 1e-12) << x.name;
+    } else {
+      EXPECT_DOUBLE_EQ(y.forward_s, x.forward_s) << x.name;  // embeddings and norms are not cast
+    }
+  }
+  // At fp32 there is nothing to cast.
+  half.precision = autocast.precision = Precision::fp32;
+  EXPECT_DOUBLE_EQ(step_s(gpt(), "a100", autocast), step_s(gpt(), "a100", half));
+}
+
 TEST(ComputeModel, Fp8SpeedsLinearLayersOnly) {
   ComputeModelParams bf16;
   bf16.precision = Precision::bf16;

@@ -21,6 +21,15 @@
 namespace scalecast {
 namespace {
 
+// FSDP's passes over a unit's gradient before its reduce-scatter, in bytes per parameter
+// (_post_backward_hook): autograd assembles the flat parameter's gradient from its views'
+// (read and written at the width the model holds its parameters), FSDP casts it to the reduce
+// width when that is narrower (read, written) and pre-divides it in place (read, written).
+double flat_gradient_bytes_per_parameter(double parameter_bytes, double reduce_bytes) {
+  const double cast = parameter_bytes > reduce_bytes ? parameter_bytes + reduce_bytes : 0;
+  return 2 * parameter_bytes + cast + 2 * reduce_bytes;
+}
+
 class ShardedBuilder : TaskAppender {
  public:
   ShardedBuilder(const Workload& w, const Cluster& c, const Strategy& s, Schedule& out, bool names)
@@ -42,6 +51,7 @@ class ShardedBuilder : TaskAppender {
       unit_tensors_.push_back(0);
       for (int l = u.first_layer; l <= u.last_layer; ++l)
         unit_tensors_.back() += static_cast<int>(w_.layers[static_cast<std::size_t>(l)].grads.size());
+      flat_gradient_s_.push_back(flat_gradient_s(u));
     }
     messages_ = group_gradients(w_, s_, collectives::fit_alpha_beta(links_, s_.algorithm));
     for (std::size_t k = 0; k < messages_.size(); ++k) {
@@ -142,6 +152,7 @@ class ShardedBuilder : TaskAppender {
         t.duration_s = w_.layers[static_cast<std::size_t>(l)].backward_s;
         link(t, last_compute_);
         if (l == unit.last_layer) link(t, gather);
+        if (l == unit.first_layer) t.duration_s += flat_gradient_s_[i];
         last_compute_ = backward_[static_cast<std::size_t>(l)] = t.id;
       }
     }
@@ -178,9 +189,26 @@ class ShardedBuilder : TaskAppender {
     return done;
   }
 
+  // The width a unit's parameters are gathered at over their gradients' (reduced) width.
+  double gather_width_ratio(const WrapUnit& unit) const {
+    if (!s_.flat_parameters || w_.parameter_bytes == 0 || unit.parameters <= 0) return 1;
+    return w_.parameter_bytes / (unit.grad_bytes / unit.parameters);
+  }
+
+  // A unit's all-gather: its parameters at the width the model holds them (FSDP) or at their
+  // gradients' (ZeRO-3, whose half-precision runs keep half-width parameters).
   Message unit_message(std::size_t u) const {
     const WrapUnit& unit = units_[u];
-    return {unit.grad_bytes, unit.first_layer, unit.last_layer, unit_tensors_[u], -1, 0};
+    return {unit.grad_bytes * gather_width_ratio(unit), unit.first_layer, unit.last_layer, unit_tensors_[u], -1, 0};
+  }
+
+  // FSDP's passes over a unit's gradient before its reduce-scatter, on the GPU's memory at the
+  // compute model's streaming rate; run by its backward's last task. None without a reduce-scatter.
+  double flat_gradient_s(const WrapUnit& unit) const {
+    if (!s_.flat_parameters || shard_gpus_ <= 1 || w_.streaming_bandwidth <= 0 || unit.parameters <= 0) return 0;
+    const double reduce_bytes = unit.grad_bytes / unit.parameters;
+    const double parameter_bytes = reduce_bytes * gather_width_ratio(unit);
+    return unit.parameters * flat_gradient_bytes_per_parameter(parameter_bytes, reduce_bytes) / w_.streaming_bandwidth;
   }
 
   Task& comm(CommOp op, CommGroup group, const Message& m, int it, int name) {
@@ -201,6 +229,7 @@ class ShardedBuilder : TaskAppender {
   LinkCapacities links_;
   std::vector<WrapUnit> units_;
   std::vector<int> unit_tensors_;
+  std::vector<double> flat_gradient_s_;  // per unit: FSDP's passes over its gradient
   std::vector<Message> messages_;
   std::vector<const collectives::AllreduceAlgorithm*> algorithms_;
   int shard_gpus_ = 1;

@@ -87,6 +87,41 @@ TEST(ShardedSchedule, FullShardGathersEachBlockTwiceAndScattersItsGradients) {
   EXPECT_NEAR(c.bytes.at("all_gather/all"), 2 * grads - units.front().grad_bytes - units.back().grad_bytes, 1);
 }
 
+// The backward seconds of an iteration's tasks.
+double backward_s(const Schedule& s, int iteration) {
+  double seconds = 0;
+  for (const Task& t : s.tasks)
+    if (t.kind == TaskKind::backward && t.iteration == iteration) seconds += t.duration_s;
+  return seconds;
+}
+
+TEST(ShardedSchedule, FsdpPassesOverEachUnitsGradientAndGathersParametersAsTheModelHoldsThem) {
+  const Cluster c = testing::simple_cluster(2, 4);
+  Workload w = gpt();
+  w.streaming_bandwidth = 1e12;
+  const std::vector<WrapUnit> units = wrap_units(w);
+  double parameters = 0;
+  for (const WrapUnit& u : units) parameters += u.parameters;
+  const double width = static_cast<double>(w.grad_bytes()) / parameters;
+  const double plain = backward_s(build_schedule(gpt(), c, make_preset("fsdp"), 2), 1);
+  // Assembled (read and written) and pre-divided (read and written) at the gradients' width.
+  const Schedule fsdp = build_schedule(w, c, make_preset("fsdp"), 2);
+  EXPECT_NEAR(backward_s(fsdp, 1) - plain, parameters * 4 * width / 1e12, 1e-12);
+  EXPECT_NEAR(count(fsdp, 1).bytes.at("reduce_scatter/all"), static_cast<double>(w.grad_bytes()), 1);
+  // ZeRO-3 does not: DeepSpeed's own passes are not modelled.
+  EXPECT_NEAR(backward_s(build_schedule(w, c, make_preset("zero3"), 2), 1), plain, 1e-12);
+  // fp32 parameters over half-width gradients (autocast): gathered at 4 bytes, the gradient
+  // assembled at 4, cast to 2 (4 read, 2 written), pre-divided at 2: 18 bytes a parameter.
+  Workload half = w;
+  for (Layer& l : half.layers)
+    for (GradTensor& g : l.grads) g.bytes /= 2;
+  const double gathered = count(build_schedule(half, c, make_preset("fsdp"), 2), 1).bytes.at("all_gather/all");
+  half.parameter_bytes = 4;
+  const Schedule autocast = build_schedule(half, c, make_preset("fsdp"), 2);
+  EXPECT_NEAR(count(autocast, 1).bytes.at("all_gather/all"), 2 * gathered, 1);
+  EXPECT_NEAR(backward_s(autocast, 1) - plain, parameters * 18 / 1e12, 1e-12);
+}
+
 TEST(ShardedSchedule, ShardGradOpKeepsWhatItsForwardGathered) {
   const Schedule s = build_schedule(gpt(), testing::simple_cluster(2, 4), make_preset("fsdp-grad-op"), 2);
   const Counts c = count(s, 1);
