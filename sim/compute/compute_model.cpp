@@ -25,10 +25,11 @@ constexpr double kFp32Bytes = 4, kHalfBytes = 2;
 // (fp16, bf16, fp8's bf16 tensors) keep them in 2.
 double activation_scale(Precision p) { return half_width(p) ? 0.5 : 1.0; }
 
-// fp8 (Transformer Engine, torchao float8) runs the Linear layers' products in fp8; convolutions
-// and attention stay in bf16.
+// fp8 (Transformer Engine, torchao float8) runs the blocks' Linear layers' products in fp8;
+// convolutions, attention and the output head stay in bf16 (Megatron-Core's output layer is not a
+// Transformer Engine module; MPT's head is its embedding, tied).
 Precision product_precision(const Layer& layer, Precision p) {
-  return p == Precision::fp8 && layer.kind != "linear" ? Precision::bf16 : p;
+  return p == Precision::fp8 && (layer.kind != "linear" || layer.name == "lm_head") ? Precision::bf16 : p;
 }
 
 // One flash-attention kernel for a layer's scores-softmax-context: the two products' FLOPs
@@ -72,7 +73,25 @@ void add_autocast_casts(Layer& layer, Precision p, const KernelRates& rates) {
   layer.backward_s += parameters * (kHalfBytes + kFp32Bytes) / rates.bandwidth + rates.launch_s;
 }
 
-void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+// Transformer Engine's fp8 Linear (transformer_engine/pytorch/module/linear.py): in the forward
+// its input is cast to fp8 and transposed for the weight gradient (fp8_cast_transpose_fused: 2
+// bytes read, 1 + 1 written an element), unless the module before it wrote it so (`input_cast`
+// false: TE's LayerNormLinear and LayerNormMLP), and so is its weight, every forward (2 bytes
+// read, 4 from fp32 weights); in the backward the output's gradient (fp8_cast_transpose_bgrad_fused).
+void add_fp8_casts(Layer& layer, double batch, bool input_cast, const ComputeModelParams& params,
+                   const KernelRates& rates) {
+  const double cast = kHalfBytes + 2 * element_bytes(Precision::fp8);
+  const double weight_read = params.autocast ? kFp32Bytes : kHalfBytes;
+  const double parameters = static_cast<double>(layer.parameters());
+  const double inputs = input_cast ? zoo::input_elements(layer) * batch : 0;
+  const double outputs = static_cast<double>(layer.output_elements) * batch;
+  layer.forward_s += (inputs * cast + parameters * (weight_read + 2 * element_bytes(Precision::fp8))) / rates.bandwidth +
+                     (input_cast ? 2 : 1) * rates.launch_s;
+  layer.backward_s += outputs * cast / rates.bandwidth + rates.launch_s;
+}
+
+void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params,
+                        bool fp8_input_cast) {
   const Precision p = product_precision(layer, params.precision);
   const KernelRates rates = kernel_rates(gpu, params, p);
   const double bytes = element_bytes(p);
@@ -85,7 +104,10 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
     layer.forward_s += t.forward / rates.bandwidth + compute::kNchwTransposesForward * rates.launch_s;
     layer.backward_s += t.backward / rates.bandwidth + compute::kNchwTransposesBackward * rates.launch_s;
   }
-  if (params.autocast && half_width(params.precision)) add_autocast_casts(layer, p, rates);
+  if (p == Precision::fp8)
+    add_fp8_casts(layer, batch, fp8_input_cast, params, rates);
+  else if (params.autocast && half_width(params.precision))
+    add_autocast_casts(layer, p, rates);
 }
 
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
@@ -156,14 +178,18 @@ double fused_attention_efficiency(int compute_capability, AttentionKernel kernel
   // FlashAttention-2 (Dao 2023): forward and backward at 50-73% of an A100's peak, the training
   // end to end at 72%; on Hopper it "achieves only 35% utilization" (Shah et al., FlashAttention-3,
   // 2024). Older and newer architectures have no measurement here: Hopper's share is taken. The
-  // first generation at its measured ratio to the second on the A100, on every architecture.
+  // first generation at its measured ratio to the second on the A100, on every architecture; the
+  // third at its ratio to the second on Hopper.
   const double second = compute_capability == 80 || compute_capability == 86 ? 0.60 : 0.35;
-  return kernel == AttentionKernel::flash1 ? second * kFirstGenerationAttentionSpeed : second;
+  if (kernel == AttentionKernel::flash1) return second * kFirstGenerationAttentionSpeed;
+  if (kernel == AttentionKernel::flash3 && compute_capability == 90) return second * kHopperAttentionSpeedup;
+  return second;
 }
 
 void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {
   const double batch = workload.batch_per_gpu;
   bool in_fused_attention = false;
+  const Layer* before = nullptr;
   for (Layer& layer : workload.layers) {
     const bool scores = layer.kind == "attention" && layer.name.ends_with("scores");
     if (params.fused_attention && scores) {
@@ -174,10 +200,14 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
       layer.forward_s = layer.backward_s = 0;
       if (layer.kind == "attention") in_fused_attention = false;
     } else if (layer.matmul.m > 0) {
-      time_product_layer(layer, batch, gpu, params);
+      // Fused modules (TE's LayerNormLinear, LayerNormMLP) write a linear's fp8 input themselves,
+      // except after attention: the output projection casts its own.
+      const bool after_attention = before != nullptr && before->kind == "attention";
+      time_product_layer(layer, batch, gpu, params, params.eager_modules || after_attention);
     } else {
       time_streaming_layer(layer, batch, gpu, params);
     }
+    before = &layer;
   }
   const std::vector<bool> again = recomputed(workload, params.activation_checkpointing);
   for (std::size_t i = 0; i < again.size(); ++i)

@@ -18,7 +18,9 @@ inline constexpr double kStreamingEfficiency = 0.90;
 // The generation of a fused attention kernel: FlashAttention-2 (Dao 2023; PyTorch SDPA's flash
 // backend from 2.2), or the first (FlashAttention, Dao et al. 2022; its 2022 Triton port, which
 // llm-foundry's MPT runs as attn_impl: triton; SDPA's flash backend in PyTorch 2.0 and 2.1).
-enum class AttentionKernel { flash2, flash1 };
+// FlashAttention-3 (Shah et al. 2024) and cuDNN's fused attention (Transformer Engine's
+// FusedAttention backend) use Hopper's asynchronous tensor cores: `flash3`.
+enum class AttentionKernel { flash2, flash1, flash3 };
 
 // The first generation's speed as a share of FlashAttention-2's on the same GPU: "around 2x
 // speedup compared to FlashAttention" (Dao 2023, abstract: FlashAttention 25-40% of an A100's
@@ -26,6 +28,12 @@ enum class AttentionKernel { flash2, flash1 };
 // FlashAttention-2). The Triton port's forward and backward together are "slightly slower than"
 // FlashAttention's (flash_attn/flash_attn_triton.py, Dao-AILab/flash-attention), taken as equal.
 inline constexpr double kFirstGenerationAttentionSpeed = 0.5;
+
+// FlashAttention-3's speed on Hopper as a multiple of FlashAttention-2's: forward "1.5-2.0x"
+// (FP16, up to 740 TFLOP/s, 75% of an H100's peak), backward 1.5-1.75x (Shah et al. 2024): the
+// low end of both. cuDNN's fused attention, which that paper measures beside it, is taken as
+// equal. Hopper only: elsewhere FlashAttention-2's rate.
+inline constexpr double kHopperAttentionSpeedup = 1.5;
 
 struct ComputeModelParams {
   double compute_efficiency = 0;     // share of peak FLOP/s products reach (0: the GPU's measured)

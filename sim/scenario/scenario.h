@@ -24,7 +24,7 @@ inline const std::vector<std::string> kMemoryFormats = {"channels_first", "chann
 inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
 // The values model.attention_kernel takes: which generation of fused attention kernel runs
 // (sim/compute/compute_model.h, AttentionKernel).
-inline const std::vector<std::string> kAttentionKernels = {"flash2", "flash1"};
+inline const std::vector<std::string> kAttentionKernels = {"flash2", "flash1", "flash3"};
 
 struct ModelSettings {
   std::string name;             // zoo model (or the profile's model name)
@@ -42,7 +42,8 @@ struct ModelSettings {
   std::string mixed_precision = "half";
   std::string attention = "eager";
   // Compute: the fused attention kernel's generation ("flash2": FlashAttention-2, PyTorch SDPA's
-  // flash backend from 2.2; "flash1": FlashAttention 1, its 2022 Triton port, SDPA in 2.0-2.1).
+  // flash backend from 2.2; "flash1": FlashAttention 1, its 2022 Triton port, SDPA in 2.0-2.1;
+  // "flash3": FlashAttention-3 or cuDNN's fused attention, Transformer Engine's, on Hopper).
   std::string attention_kernel = "flash2";
   Checkpointing activation_checkpointing = Checkpointing::none;
   // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;

@@ -22,7 +22,9 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.precision = s.model.precision;
   params.optimizer = s.model.optimizer;
   params.fused_attention = s.model.attention == "fused";
-  params.attention_kernel = s.model.attention_kernel == "flash1" ? AttentionKernel::flash1 : AttentionKernel::flash2;
+  params.attention_kernel = s.model.attention_kernel == "flash1"   ? AttentionKernel::flash1
+                            : s.model.attention_kernel == "flash3" ? AttentionKernel::flash3
+                                                                   : AttentionKernel::flash2;
   params.autocast = s.model.mixed_precision == "autocast";
   params.channels_last = s.model.memory_format == "channels_last";
   params.eager_modules = s.model.kernels == "eager";

@@ -22,7 +22,9 @@ namespace {
 // `attention_kernel` column: flash1), at half FlashAttention-2's rate (kFirstGenerationAttentionSpeed).
 // 19.03 -> 17.90: FSDP's passes over each unit's gradient before its reduce-scatter (assembled
 // and pre-divided on the GPU, sim/schedules/sharding/sharded_schedule.cpp) lengthen each backward.
-constexpr double kMeasuredMapePct = 17.90;
+// 17.90 -> 17.60: fp8 linears cast their inputs, weights and output gradients (Transformer
+// Engine's cast-transposes) and the output head stays bf16.
+constexpr double kMeasuredMapePct = 17.60;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =

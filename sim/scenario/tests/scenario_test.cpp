@@ -450,7 +450,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "expected an all-reduce algorithm (one of ring, tree, halving-doubling"},
         BadCase{"unknown_attention_kernel", "  batch_per_gpu: 64",
                 "  batch_per_gpu: 64\n  attention: fused\n  attention_kernel: flash9", {},
-                "scen.yaml:6: model.attention_kernel: ", "expected a fused attention kernel (one of flash2, flash1)"},
+                "scen.yaml:6: model.attention_kernel: ", "expected a fused attention kernel (one of flash2, flash1, flash3)"},
         BadCase{"attention_kernel_without_fused_attention", "  batch_per_gpu: 64",
                 "  batch_per_gpu: 64\n  attention_kernel: flash1", {}, "scen.yaml:5: model.attention_kernel: ",
                 "expected no attention kernel unless model.attention is fused (it is eager), got 'flash1'"},
