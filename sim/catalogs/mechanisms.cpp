@@ -93,6 +93,12 @@ const std::vector<MechanismInfo>& mechanisms() {
        "src/device/all_reduce.h (runTreeSplit), src/transport/net.cc (sendProxyProgress), "
        "device.h NCCL_STEPS",
        "latency + bytes / bandwidth, as NCCL's tuning model times it"},
+      {Mechanism::fsdp_flat_parameters, "fsdp-flat-parameters",
+       "PyTorch FSDP assembles each unit's gradient into its flat parameter's, casts it to the reduce "
+       "width and pre-divides it on the GPU before its reduce-scatter, and gathers parameters at the "
+       "width the model holds them",
+       "torch/distributed/fsdp/_runtime_utils.py, _post_backward_hook (PyTorch 2.0)",
+       "gradients reduce-scattered as the backward leaves them; parameters gathered at the gradients' width"},
   };
   return catalog;
 }
@@ -151,6 +157,7 @@ void switch_off(const std::vector<Mechanism>& off, Strategy& s) {
   if (has(off, Mechanism::host_staging)) s.host_staged = false;
   if (has(off, Mechanism::pull_requests)) s.pull_requests = false;
   if (has(off, Mechanism::key_hash)) s.key_hash = false;
+  if (has(off, Mechanism::fsdp_flat_parameters)) s.flat_parameters = false;
 }
 
 }  // namespace scalecast

@@ -30,6 +30,7 @@ enum class Mechanism {
   nccl_protocols,        // NCCL's LL and LL128 protocols next to Simple
   nccl_algorithms,       // NCCL's tree, NVLS and CollNet algorithms next to the ring
   nccl_pipeline_fill,    // NCCL's pipelines fill step by step (the tree's, NVLink SHARP's)
+  fsdp_flat_parameters,  // FSDP's passes over each unit's gradient; its gathers at the model's width
 };
 
 struct MechanismInfo {

@@ -85,6 +85,11 @@ TEST(Mechanisms, StrategySwitchesClearTheirKnobs) {
   Strategy hv = make_preset("horovod");
   switch_off({Mechanism::fusion_cycle}, hv);
   EXPECT_EQ(hv.cycle_s, 0);
+  Strategy fsdp = make_preset("fsdp");
+  ASSERT_TRUE(fsdp.flat_parameters);
+  switch_off({Mechanism::fsdp_flat_parameters}, fsdp);
+  EXPECT_FALSE(fsdp.flat_parameters);
+  EXPECT_EQ(fsdp.sharding, Sharding::parameters);
 }
 
 TEST(Mechanisms, AScenarioListReachesClusterNcclAndEveryMethod) {
