@@ -39,7 +39,7 @@ BuiltWorkload build_workload(const Scenario& s) {
     out.source = "compute model on " + s.compute.gpu;
   }
   out.workload.accumulation_steps = s.model.accumulation_steps;
-  out.workload.streaming_bandwidth = find_gpu(s.compute.gpu).memory_bandwidth * params.memory_efficiency;
+  out.workload.streaming_bandwidth = kernel_rates(find_gpu(s.compute.gpu), params, params.precision).bandwidth;
   // Under autocast the model holds fp32 weights; its products take half-width copies.
   if (params.autocast && half_width(params.precision)) out.workload.parameter_bytes = 4;
   if (s.compute.single_gpu_throughput > 0) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <utility>
 
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
@@ -103,9 +104,14 @@ Workload gpt(const std::string& attention_shape_model = "gpt") {
   return w;
 }
 
-double step_s(Workload w, const std::string& gpu, const ComputeModelParams& p) {
+// The test decoder (or `w`) timed by the compute model on `gpu`.
+Workload timed(const std::string& gpu, const ComputeModelParams& p, Workload w = gpt()) {
   apply_compute_model(w, find_gpu(gpu), p);
-  return w.compute_s();
+  return w;
+}
+
+double step_s(Workload w, const std::string& gpu, const ComputeModelParams& p) {
+  return timed(gpu, p, std::move(w)).compute_s();
 }
 
 TEST(ComputeModel, ProductsRunAtTheMeasuredMatmulRate) {
@@ -155,9 +161,7 @@ TEST(ComputeModel, FirstGenerationFlashAttentionRunsAtHalfTheSecondsRate) {
   ComputeModelParams first = second;
   first.attention_kernel = AttentionKernel::flash1;
   for (const char* gpu : {"a100", "h100"}) {
-    Workload a = gpt(), b = gpt();
-    apply_compute_model(a, find_gpu(gpu), second);
-    apply_compute_model(b, find_gpu(gpu), first);
+    const Workload a = timed(gpu, second), b = timed(gpu, first);
     for (std::size_t i = 0; i < a.layers.size(); ++i) {
       const Layer &x = a.layers[i], &y = b.layers[i];
       if (x.name.ends_with("attn.scores")) {
@@ -182,9 +186,7 @@ TEST(ComputeModel, AutocastCastsEachWeightForwardAndItsGradientBackward) {
   half.precision = Precision::bf16;
   ComputeModelParams autocast = half;
   autocast.autocast = true;
-  Workload a = gpt(), b = gpt();
-  apply_compute_model(a, find_gpu("a100"), half);
-  apply_compute_model(b, find_gpu("a100"), autocast);
+  const Workload a = timed("a100", half), b = timed("a100", autocast);
   const double bandwidth = 2039e9 * kStreamingEfficiency;
   for (std::size_t i = 0; i < a.layers.size(); ++i) {
     const Layer &x = a.layers[i], &y = b.layers[i];
@@ -208,9 +210,7 @@ TEST(ComputeModel, Fp8SpeedsLinearLayersOnly) {
   bf16.fused_attention = true;
   ComputeModelParams fp8 = bf16;
   fp8.precision = Precision::fp8;
-  Workload a = gpt(), b = gpt();
-  apply_compute_model(a, find_gpu("h100"), bf16);
-  apply_compute_model(b, find_gpu("h100"), fp8);
+  const Workload a = timed("h100", bf16), b = timed("h100", fp8);
   for (std::size_t i = 0; i < a.layers.size(); ++i) {
     const std::string& name = a.layers[i].name;
     // The wide products gain more than their casts cost; a narrow one at 2,048 tokens does not.
@@ -228,9 +228,7 @@ TEST(ComputeModel, Fp8LinearsCastTheirInputsWeightsAndOutputGradients) {
   eager.fused_attention = true;
   ComputeModelParams fused = eager;
   fused.eager_modules = false;
-  Workload a = gpt(), b = gpt();
-  apply_compute_model(a, find_gpu("h100"), eager);
-  apply_compute_model(b, find_gpu("h100"), fused);
+  const Workload a = timed("h100", eager), b = timed("h100", fused);
   const double bandwidth = 3350e9 * kStreamingEfficiency;
   for (std::size_t i = 0; i < a.layers.size(); ++i) {
     const Layer &x = a.layers[i], &y = b.layers[i];

@@ -189,26 +189,25 @@ class ShardedBuilder : TaskAppender {
     return done;
   }
 
-  // The width a unit's parameters are gathered at over their gradients' (reduced) width.
-  double gather_width_ratio(const WrapUnit& unit) const {
-    if (!s_.flat_parameters || w_.parameter_bytes == 0 || unit.parameters <= 0) return 1;
-    return w_.parameter_bytes / (unit.grad_bytes / unit.parameters);
+  // A unit's parameters as gathered: at the width the model holds them under FSDP's flat
+  // parameters (fp32 under autocast), else at their gradients' (ZeRO-3, whose half-precision runs
+  // keep half-width parameters).
+  double gathered_bytes(const WrapUnit& unit) const {
+    return s_.flat_parameters && w_.parameter_bytes > 0 ? unit.parameters * w_.parameter_bytes : unit.grad_bytes;
   }
 
-  // A unit's all-gather: its parameters at the width the model holds them (FSDP) or at their
-  // gradients' (ZeRO-3, whose half-precision runs keep half-width parameters).
   Message unit_message(std::size_t u) const {
     const WrapUnit& unit = units_[u];
-    return {unit.grad_bytes * gather_width_ratio(unit), unit.first_layer, unit.last_layer, unit_tensors_[u], -1, 0};
+    return {gathered_bytes(unit), unit.first_layer, unit.last_layer, unit_tensors_[u], -1, 0};
   }
 
   // FSDP's passes over a unit's gradient before its reduce-scatter, on the GPU's memory at the
   // compute model's streaming rate; run by its backward's last task. None without a reduce-scatter.
   double flat_gradient_s(const WrapUnit& unit) const {
     if (!s_.flat_parameters || shard_gpus_ <= 1 || w_.streaming_bandwidth <= 0 || unit.parameters <= 0) return 0;
-    const double reduce_bytes = unit.grad_bytes / unit.parameters;
-    const double parameter_bytes = reduce_bytes * gather_width_ratio(unit);
-    return unit.parameters * flat_gradient_bytes_per_parameter(parameter_bytes, reduce_bytes) / w_.streaming_bandwidth;
+    const double bytes = flat_gradient_bytes_per_parameter(gathered_bytes(unit) / unit.parameters,
+                                                           unit.grad_bytes / unit.parameters);
+    return unit.parameters * bytes / w_.streaming_bandwidth;
   }
 
   Task& comm(CommOp op, CommGroup group, const Message& m, int it, int name) {
