@@ -1,7 +1,8 @@
 // The compute model against published single-GPU and single-node training throughput
 // (validation/data/single-gpu/throughput.csv): each expressible row (a catalog GPU, a zoo model or
 // shape, a modelled precision; one GPU, or data-parallel GPUs of one node) predicted zero-shot by
-// the compute model, with the error per GPU generation and per precision.
+// the compute model (and a node's exposed gradient traffic), with the error per GPU generation and
+// per precision.
 #pragma once
 
 #include <map>
