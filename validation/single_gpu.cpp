@@ -116,12 +116,16 @@ void express(SingleGpuCase& c) {
   s.compute.gpu = c.gpu;
   ModelSettings& m = s.model;
   m.batch_per_gpu = c.batch;
+  m.accumulation_steps = c.accumulation;
   m.precision = parse_precision(c.precision);
   if (!find_gpu(c.gpu).supports(m.precision)) {
     c.reason = c.precision + " on " + c.gpu;
     return;
   }
-  if (half_width(m.precision)) m.options.bytes_per_element = 2;
+  if (half_width(m.precision)) {
+    m.options.bytes_per_element = 2;
+    m.mixed_precision = c.mixed_precision;
+  }
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;
@@ -150,7 +154,8 @@ void express(SingleGpuCase& c) {
     return;
   }
   if (c.gpus == 1) {
-    c.predicted = c.batch / build_workload(s).workload.compute_s();
+    const Workload w = build_workload(s).workload;
+    c.predicted = w.samples_per_step() / w.compute_s();
   } else {
     const std::string fabric = board_fabric(c.gpu);
     if (fabric.empty()) {
@@ -226,6 +231,8 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);
+    if (r.has_value("grad_accum")) c.accumulation = r.integer("grad_accum", 1, 1 << 20);
+    if (r.has_value("mixed_precision")) c.mixed_precision = r.choice("mixed_precision", {"half", "autocast"});
     const double published = r.number("throughput", Bound::between(1e-6, 1e12));
     const bool per_token = c.unit.starts_with("tokens/s");
     const bool per_gpu = c.unit.ends_with("/GPU");

@@ -19,7 +19,9 @@ struct SingleGpuCase {
   std::string memory_format = "channels_first";  // a CNN's activations: channels_first (NCHW) or channels_last
   std::string kernels = "eager";  // RMSNorm and rotary op by op (eager) or one kernel each (fused)
   std::string attention_kernel = "flash2";  // the fused attention kernel's generation: flash2 or flash1
+  std::string mixed_precision = "half";  // half-width runs: weights held half (half) or fp32 (autocast)
   int gpus = 1, nodes = 1, batch = 0, seq_len = 0, vocab = 0;
+  int accumulation = 1;       // micro-batches of `batch` per optimizer step (and gradient sync)
   double published = 0;       // samples/s of one GPU (tokens/s converted by the sequence length)
   double predicted = 0;       // samples/s
   bool expressible = false;

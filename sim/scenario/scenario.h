@@ -34,9 +34,9 @@ struct ModelSettings {
   zoo::ModelOptions options;    // seq_len, vocab_size, image_size, bytes per gradient element
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update
-  // Memory only (docs/MODEL.md, "Memory per GPU"): how fp16 is run ("half": the model in fp16
-  // with fp32 master weights, apex O2 / model.half(); "autocast": torch.cuda.amp, fp32 weights
-  // and fp16 copies), how attention runs ("eager": scores and probabilities kept; "fused": flash
+  // How fp16 is run ("half": the model in fp16 with fp32 master weights, apex O2 / model.half();
+  // "autocast": torch.cuda.amp, fp32 weights and fp16 copies, whose casts the compute model times;
+  // docs/MODEL.md, "Memory per GPU"), how attention runs ("eager": scores and probabilities kept; "fused": flash
   // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing (none,
   // full: each transformer block; selective: each block's attention core; sim/types/checkpointing.h).
   std::string mixed_precision = "half";

@@ -17,20 +17,23 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/throughput.csv")
       << "source,gpu,gpu_as_published,gpus,model,model_as_published,precision,batch_per_gpu,seq_len,throughput,unit,"
-         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab,memory_format\n"
-         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,\n"
-         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,,channels_first\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,,channels_first\n"
-         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,,single,1,eager,none,,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_first\n"
-         "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,,channels_first\n"
-         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,,\n"
-         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,\n"
-         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_last\n"
-         "s,h100,H100,1,llama:2/2x6/4/512,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,\n"
-         "s,a100,A100,1,resnet50,RN50,fp16,256,,2000,images/s,x,,single,1,eager,none,,channels_first\n";
+         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab,memory_format,kernels,attention_kernel,"
+         "grad_accum,mixed_precision\n"
+         "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,,,,,\n"
+         "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,,channels_first,,,,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,,channels_first,,,,\n"
+         "s,a100,A100,1,alexnet,AlexNet,fp16,256,,9000,images/s,x,,single,1,eager,none,,,,,,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_first,,,,\n"
+         "s,a100,A100,16,resnet50,RN50,fp16,256,,32000,images/s,x,,ddp,2,eager,none,,channels_first,,,,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sentences/s,x,,single,1,eager,full,,,,,,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,,,,,\n"
+         "s,a100,A100,8,resnet50,RN50,fp16,256,,16000,images/s,x,,ddp,1,eager,none,,channels_last,,,,\n"
+         "s,h100,H100,1,llama:2/2x6/4/512,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,,,,,\n"
+         "s,a100,A100,1,resnet50,RN50,fp16,256,,2000,images/s,x,,single,1,eager,none,,channels_first,,,,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,,,,8,\n"
+         "s,a100,A100,1,bert-large,BERT,fp16,32,128,300,sequences/s,x,,single,1,eager,none,,,,,,autocast\n";
   const SingleGpuValidation v = validate_single_gpu(dir);
-  ASSERT_EQ(v.cases.size(), 11u);
+  ASSERT_EQ(v.cases.size(), 13u);
   EXPECT_TRUE(v.cases[0].expressible) << v.cases[0].reason;
   EXPECT_DOUBLE_EQ(v.cases[0].published, 40);  // 5120 tokens/s of 128-token sequences
   EXPECT_GT(v.cases[0].predicted, 0);
@@ -52,6 +55,13 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   // Channels-last convolutions skip cuDNN's layout transposes.
   ASSERT_TRUE(v.cases[8].expressible) << v.cases[8].reason;
   EXPECT_GT(v.cases[8].predicted, v.cases[4].predicted);
+  // Accumulating 8 micro-batches per step runs the optimizer once for them: more per second.
+  ASSERT_TRUE(v.cases[11].expressible) << v.cases[11].reason;
+  EXPECT_EQ(v.cases[11].accumulation, 8);
+  EXPECT_GT(v.cases[11].predicted, v.cases[7].predicted);
+  // Autocast casts the fp32 weights at each use: slower than a model held in fp16.
+  ASSERT_TRUE(v.cases[12].expressible) << v.cases[12].reason;
+  EXPECT_LT(v.cases[12].predicted, v.cases[7].predicted);
   // A shape that is not whole numbers says which part, as the row's reason.
   EXPECT_EQ(v.cases[9].reason, "shape '2/2x6/4/512': expected whole numbers separated by '/', got '2x6'");
 }
