@@ -14,6 +14,7 @@
 #include "sim/io/input_error.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/prediction/prediction.h"
+#include "sim/prediction/prediction_interval.h"
 #include "sim/report/text_table.h"
 #include "sim/scenario/run_setup.h"
 #include "sim/scenario/scenario.h"
@@ -115,6 +116,18 @@ std::vector<const ShardedCase*> ShardedTrainingValidation::worst() const {
   return out;
 }
 
+double ShardedTrainingValidation::coverage(double level_pct) const {
+  int inside = 0, n = 0;
+  for (const auto& c : cases) {
+    if (!c.row.expressible) continue;
+    const IntervalFactors f = interval_factors(with_compute_model(default_uncertainty(), c.compute_share), level_pct);
+    // Iteration time predicted x low..high: throughput predicted / high .. predicted / low.
+    inside += c.row.published >= c.predicted / f.high && c.row.published <= c.predicted / f.low;
+    ++n;
+  }
+  return n > 0 ? static_cast<double>(inside) / n : 0;
+}
+
 ShardedTrainingValidation validate_sharded_training(const std::string& folder) {
   ShardedTrainingValidation v;
   const auto backend = make_backend("analytical");
@@ -136,6 +149,7 @@ void write_sharded_training_summary(std::ostream& out, const ShardedTrainingVali
     for (const auto& g : v.by(what))
       t.add_row({what, g.key, std::to_string(g.rows), fmt::format("{:.1f}", g.mape_pct), percent(g.bias_pct)});
   t.write(out);
+  out << fmt::format("predict's 90% interval holds {:.0f}% of the rows\n", 100 * v.coverage(90));
   const auto worst = v.worst();
   out << "worst rows:\n";
   for (std::size_t i = 0; i < std::min<std::size_t>(worst.size(), 5); ++i) {
@@ -165,6 +179,9 @@ std::string sharded_training_markdown(const ShardedTrainingValidation& v) {
   for (const char* what : {"source", "gpu", "gpus", "sharding", "checkpointing", "seq"})
     for (const auto& g : v.by(what))
       out << fmt::format("| {} | {} | {} | {:.1f}% | {} |\n", what, g.key, g.rows, g.mape_pct, percent(g.bias_pct));
+  out << fmt::format("\npredict's 90% interval (`predict --interval 90`: the zero-shot spreads widened by the compute "
+                     "model's over each row's compute share) holds {:.0f}% of the rows.\n",
+                     100 * v.coverage(90));
   out << "\nNetworks, per source (stated: the source's words; assumed: not stated, and why the assumption):\n\n"
          "| source | GPU | as published | NICs per node | basis |\n| :-- | :-- | :-- | :-- | :-- |\n";
   for (const SourceNetwork& n : source_networks())

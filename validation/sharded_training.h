@@ -37,6 +37,10 @@ struct ShardedTrainingValidation {
   std::vector<ShardedGroup> by(const std::string& what) const;
   // The expressible rows, largest |error| first (ties in file order).
   std::vector<const ShardedCase*> worst() const;
+  // Share of the expressible rows whose published throughput lies inside the interval `predict
+  // --interval level_pct` gives them: zero-shot spreads widened by the compute model's over the
+  // row's compute share, as for any prediction whose compute comes from the model alone.
+  double coverage(double level_pct) const;
 };
 
 // Reads `folder`/throughput.csv and predicts every expressible row with the analytical backend.

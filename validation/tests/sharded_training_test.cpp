@@ -80,5 +80,13 @@ TEST(ShardedTraining, ZeroShotMapeStaysAtItsMeasuredFigure) {
   EXPECT_NEAR(shipped().overall().mape_pct, kMeasuredMapePct, 0.5);
 }
 
+// predict's interval for these rows, whose compute comes from the model alone, holds the published
+// figures at least as often as it claims; a narrower level holds fewer of them.
+TEST(ShardedTraining, IntervalsHoldThePublishedRows) {
+  const ShardedTrainingValidation& v = shipped();
+  EXPECT_GE(v.coverage(90), 0.90);
+  EXPECT_LT(v.coverage(20), v.coverage(90));
+}
+
 }  // namespace
 }  // namespace scalecast::validation
