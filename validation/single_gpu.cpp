@@ -57,7 +57,8 @@ std::string family(const std::string& model) {
   return model;
 }
 
-// The NVLink of the board a data-parallel row's GPUs share (DGX-1 and DGX-2 for V100, HGX for the others).
+// The NVLink of the board a data-parallel row's GPUs share (DGX-1 and DGX-2 for V100, HGX for the
+// others).
 std::string board_fabric(const std::string& gpu) {
   if (gpu.starts_with("v100-sxm")) return "nvlink2";
   if (gpu.starts_with("a100")) return "nvlink3";
@@ -275,9 +276,9 @@ void write_single_gpu_summary(std::ostream& out, const SingleGpuValidation& v) {
 std::string single_gpu_markdown(const SingleGpuValidation& v) {
   std::ostringstream out;
   out << "## Compute on one GPU (validation/data/single-gpu)\n\nEach published single-GPU or single-node "
-         "throughput (per GPU) predicted by the compute model with no measured throughput (a node of data-parallel GPUs "
-         "with the gradient traffic the analytical backend leaves exposed over its NVLink); error = (predicted - "
-         "published) / published.\n\n"
+         "throughput (per GPU) predicted by the compute model with no measured throughput (a node of "
+         "data-parallel GPUs with the gradient traffic the analytical backend leaves exposed over its NVLink); "
+         "error = (predicted - published) / published.\n\n"
          "| line | source | gpu | GPUs | model | precision | attention | batch | seq | published | predicted | error |\n"
          "| --: | :-- | :-- | --: | :-- | :-- | :-- | --: | --: | --: | --: | --: |\n";
   for (const auto& c : v.cases)

@@ -35,10 +35,11 @@ struct ModelSettings {
   Precision precision = Precision::fp32;
   std::string optimizer = "sgd";  // sgd (momentum) or adam: memory traffic of the update
   // How fp16 is run ("half": the model in fp16 with fp32 master weights, apex O2 / model.half();
-  // "autocast": torch.cuda.amp, fp32 weights and fp16 copies, whose casts the compute model times;
-  // docs/MODEL.md, "Memory per GPU"), how attention runs ("eager": scores and probabilities kept; "fused": flash
-  // / SDPA kernels keep only the output and its log-sum-exp), and activation checkpointing (none,
-  // full: each transformer block; selective: each block's attention core; sim/types/checkpointing.h).
+  // "autocast": torch.cuda.amp, fp32 weights and fp16 copies, whose casts the compute model
+  // times; docs/MODEL.md, "Memory per GPU"), how attention runs ("eager": scores and
+  // probabilities kept; "fused": flash / SDPA kernels keep only the output and its log-sum-exp),
+  // and activation checkpointing (none, full: each transformer block; selective: each block's
+  // attention core; sim/types/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
   // Compute: the fused attention kernel's generation ("flash2": FlashAttention-2, PyTorch SDPA's

@@ -1,5 +1,6 @@
-// The single-GPU compute table: rows become one-GPU (or one-node) scenarios (tokens/s per sequence, shapes by
-// `gpt:`/`llama:`), rows that cannot be expressed say why, and the shipped table is predicted.
+// The single-GPU compute table: rows become one-GPU (or one-node) scenarios (tokens/s per
+// sequence, shapes by `gpt:`/`llama:`), rows that cannot be expressed say why, and the shipped
+// table is predicted.
 #include "validation/single_gpu.h"
 
 #include "sim/prediction/prediction_interval.h"
@@ -17,8 +18,8 @@ TEST(SingleGpu, RowsBecomeOneGpuScenariosOrSayWhyNot) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/throughput.csv")
       << "source,gpu,gpu_as_published,gpus,model,model_as_published,precision,batch_per_gpu,seq_len,throughput,unit,"
-         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab,memory_format,kernels,attention_kernel,"
-         "grad_accum,mixed_precision\n"
+         "software,note,parallelism,nodes,attention,activation_checkpointing,vocab,memory_format,kernels,"
+         "attention_kernel,grad_accum,mixed_precision\n"
          "s,h100,H100,1,llama:2/256/4/512/2,tiny,bf16,4,128,5120,tokens/s,x,,single,1,fused,none,1000,,,,,\n"
          "s,v100-sxm2,V100,1,resnet50,RN50,bf16,64,,400,images/s,x,,single,1,eager,none,,channels_first,,,,\n"
          "s,a100,A100,8,resnet50,RN50,fp16,256,,20000,images/s,x,,tp,1,eager,none,,channels_first,,,,\n"
