@@ -42,10 +42,8 @@ std::vector<CoverageLine> interval_coverage(const ValidationResult& v, double le
       const MeasuredRow& row = v.rows[i];
       CoverageLine& line = line_of(row.table, mode);
       const IntervalFactors f = interval_factors(row_uncertainty(v, mode, i), level_pct);
-      // Throughput is samples / iteration time: its interval is the time's, inverted.
-      const double predicted = predictions[i].throughput;
       ++line.rows;
-      line.inside += row.throughput >= predicted / f.high && row.throughput <= predicted / f.low;
+      line.inside += f.holds_throughput(predictions[i].throughput, row.throughput);
     }
   }
   return out;

@@ -121,8 +121,7 @@ double ShardedTrainingValidation::coverage(double level_pct) const {
   for (const auto& c : cases) {
     if (!c.row.expressible) continue;
     const IntervalFactors f = interval_factors(with_compute_model(default_uncertainty(), c.compute_share), level_pct);
-    // Iteration time predicted x low..high: throughput predicted / high .. predicted / low.
-    inside += c.row.published >= c.predicted / f.high && c.row.published <= c.predicted / f.low;
+    inside += f.holds_throughput(c.predicted, c.row.published);
     ++n;
   }
   return n > 0 ? static_cast<double>(inside) / n : 0;

@@ -12,6 +12,7 @@
 #include "sim/io/csv.h"
 #include "sim/catalogs/gpu_catalog.h"
 #include "sim/scenario/scenario.h"
+#include "validation/board_fabric.h"
 
 namespace scalecast::validation {
 namespace {
@@ -102,14 +103,6 @@ std::string catalog_gpu(const std::string& gpu, int memory_gib) {
   for (const Name& n : kNames)
     if (gpu == n.published && memory_gib == n.memory_gib) return n.catalog;
   return "";
-}
-
-// The NVLink generation of a catalog GPU's 8-GPU HGX or DGX board; "" for a GPU sold on none
-// (GB200: a rack-wide NVLink domain).
-std::string board_fabric(const std::string& gpu) {
-  if (gpu.starts_with("a100")) return "nvlink3";
-  if (gpu == "h100" || gpu == "h200") return "nvlink4";
-  return gpu == "b200" ? "nvlink5" : "";
 }
 
 // The preset a row's sharding names, "" when none does.

@@ -20,6 +20,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_builder.h"
 #include "sim/zoo/zoo.h"
+#include "validation/board_fabric.h"
 
 namespace scalecast::validation {
 namespace {
@@ -55,15 +56,6 @@ std::string family(const std::string& model) {
   if (model.starts_with("resnet")) return "resnet";
   if (model.starts_with("bert")) return "bert";
   return model;
-}
-
-// The NVLink of the board a data-parallel row's GPUs share (DGX-1 and DGX-2 for V100, HGX for the
-// others).
-std::string board_fabric(const std::string& gpu) {
-  if (gpu.starts_with("v100-sxm")) return "nvlink2";
-  if (gpu.starts_with("a100")) return "nvlink3";
-  if (gpu.starts_with("h100") || gpu.starts_with("h200")) return "nvlink4";
-  return gpu.starts_with("b200") ? "nvlink5" : "";
 }
 
 // The preset a row's data parallelism runs: the TensorFlow examples reduce through Horovod,
@@ -202,8 +194,7 @@ double SingleGpuValidation::coverage(double level_pct) const {
   int inside = 0, n = 0;
   for (const auto& c : cases)
     if (c.expressible) {
-      // Iteration time predicted x low..high: throughput predicted / high .. predicted / low.
-      inside += c.published >= c.predicted / f.high && c.published <= c.predicted / f.low;
+      inside += f.holds_throughput(c.predicted, c.published);
       ++n;
     }
   return n > 0 ? static_cast<double>(inside) / n : 0;
@@ -233,7 +224,7 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);
     if (r.has_value("grad_accum")) c.accumulation = r.integer("grad_accum", 1, 1 << 20);
-    if (r.has_value("mixed_precision")) c.mixed_precision = r.choice("mixed_precision", {"half", "autocast"});
+    if (r.has_value("mixed_precision")) c.mixed_precision = r.choice("mixed_precision", kMixedPrecisionModes);
     const double published = r.number("throughput", Bound::between(1e-6, 1e12));
     const bool per_token = c.unit.starts_with("tokens/s");
     const bool per_gpu = c.unit.ends_with("/GPU");

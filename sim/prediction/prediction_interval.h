@@ -39,6 +39,11 @@ double sigma_from_p05_p95(double ratio_p05, double ratio_p95);
 // (level in (0, 100)); throughput takes their inverses.
 struct IntervalFactors {
   double low = 1, high = 1;
+  // Whether a measured throughput lies in the interval of a predicted one: samples per iteration
+  // time, so predicted / high .. predicted / low.
+  bool holds_throughput(double predicted, double measured) const {
+    return measured >= predicted / high && measured <= predicted / low;
+  }
 };
 IntervalFactors interval_factors(const Uncertainty& u, double level_pct);
 

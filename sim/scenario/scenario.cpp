@@ -148,7 +148,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
   if (auto v = m.optional("mixed_precision"))
-    s.mixed_precision = v->choice("a mixed-precision mode", {"half", "autocast"});
+    s.mixed_precision = v->choice("a mixed-precision mode", kMixedPrecisionModes);
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("attention_kernel")) {
     s.attention_kernel = v->choice("a fused attention kernel", kAttentionKernels);

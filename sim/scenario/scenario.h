@@ -22,6 +22,8 @@ namespace scalecast {
 // The values model.memory_format and model.kernels take (the validation tables' columns too).
 inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
 inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
+// How a half-width run holds its weights (ModelSettings::mixed_precision).
+inline const std::vector<std::string> kMixedPrecisionModes = {"half", "autocast"};
 // The values model.attention_kernel takes: which generation of fused attention kernel runs
 // (sim/compute/compute_model.h, AttentionKernel).
 inline const std::vector<std::string> kAttentionKernels = {"flash2", "flash1", "flash3"};
