@@ -13,6 +13,7 @@
 #include "sim/backends/backend_registry.h"
 #include "sim/io/csv.h"
 #include "sim/catalogs/gpu_catalog.h"
+#include "sim/catalogs/sequence_lengths.h"
 #include "sim/io/input_error.h"
 #include "sim/prediction/prediction.h"
 #include "sim/prediction/prediction_interval.h"
@@ -126,6 +127,8 @@ void express(SingleGpuCase& c) {
   m.kernels = c.kernels;
   m.attention_kernel = c.attention_kernel;
   m.activation_checkpointing = c.checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
+  m.sequence_lengths = c.sequence_lengths;
+  m.sequence_bin = c.sequence_bin;
   m.optimizer = c.model.starts_with("resnet") ? "sgd" : "adam";
   if (c.model.starts_with("gpt:") || c.model.starts_with("llama:")) {
     const bool llama = c.model.starts_with("llama:");
@@ -225,6 +228,12 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     if (!r.text("seq_len").empty()) c.seq_len = r.integer("seq_len", 1, 1 << 24);
     if (r.has_value("grad_accum")) c.accumulation = r.integer("grad_accum", 1, 1 << 20);
     if (r.has_value("mixed_precision")) c.mixed_precision = r.choice("mixed_precision", kMixedPrecisionModes);
+    if (r.has_value("sequence_lengths"))
+      c.sequence_lengths = r.choice("sequence_lengths", length_histogram_names());
+    if (r.has_value("sequence_bin")) c.sequence_bin = r.integer("sequence_bin", 1, 1 << 20);
+    if (!c.sequence_lengths.empty() && find_length_histogram(c.sequence_lengths).max_length != c.seq_len)
+      throw InputError(InputKind::file, fmt::format("{}:{}: sequence_lengths: expected a histogram cut to seq_len "
+                                                    "{}, got {}", r.file(), r.line(), c.seq_len, c.sequence_lengths));
     const double published = r.number("throughput", Bound::between(1e-6, 1e12));
     const bool per_token = c.unit.starts_with("tokens/s");
     const bool per_gpu = c.unit.ends_with("/GPU");

@@ -9,12 +9,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "sim/formats/cluster_fields.h"
 #include "sim/collectives/algorithm_choice.h"
 #include "sim/catalogs/nic_catalog.h"
+#include "sim/catalogs/sequence_lengths.h"
 #include "sim/io/input_error.h"
 #include "sim/io/ranges.h"
 #include "sim/io/yaml_reader.h"
@@ -112,11 +114,33 @@ Checkpointing read_checkpointing(const YamlReader& v) {
   v.fail("an activation checkpointing mode (one of none, full, selective; true or false read as full or none)");
 }
 
+// model.sequence_lengths and model.sequence_bin: a catalog histogram whose longest sample is the
+// model's seq_len, for a zoo transformer (a profile's times were measured at its own lengths).
+void read_sequence_lengths(const YamlReader& m, ModelSettings& s) {
+  const auto lengths = m.optional("sequence_lengths");
+  if (!lengths) {
+    if (auto bin = m.optional("sequence_bin"))
+      bin->fail("model.sequence_lengths beside it (a bin of lengths draws from a histogram)");
+    return;
+  }
+  s.sequence_lengths = lengths->choice("a sequence-length histogram", length_histogram_names());
+  if (!s.profile.empty())
+    lengths->fail("no sequence-length histogram with a profile (its times were measured at its own lengths)");
+  if (zoo::model_info(s.name)->sample_unit != "sequences")
+    lengths->fail("no sequence-length histogram for " + s.name + " (it takes no sequences)");
+  const int longest = find_length_histogram(s.sequence_lengths).max_length;
+  if (s.options.seq_len != longest)
+    lengths->fail(fmt::format("a histogram cut to model.seq_len ({} tokens; this one was cut to {}: set "
+                              "seq_len: {})", s.options.seq_len, longest, longest));
+  if (auto bin = m.optional("sequence_bin")) s.sequence_bin = bin->integer(1, longest);
+}
+
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
                 "tied_embeddings", "mixed_precision", "attention", "attention_kernel", "memory_format",
-                "kernels", "activation_checkpointing", "accumulation_steps"});
+                "kernels", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
+                "sequence_bin"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
     const fs::path resolved = folder / profile->string();
@@ -159,6 +183,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
     s.memory_format = v->choice("a memory format", kMemoryFormats);
   if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", kKernelKinds);
   if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = read_checkpointing(*v);
+  read_sequence_lengths(m, s);
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;
 }

@@ -56,6 +56,12 @@ struct ModelSettings {
   // reference Llama code, Hugging Face, torchtitan and FMS by default) or one kernel each
   // ("fused": Transformer Engine, Megatron-Core, Apex, Liger, torch.compile).
   std::string kernels = "eager";
+  // Compute: the catalog's sequence-length histogram the micro-batches are drawn from, each batch
+  // padded to its longest sequence ("": every sequence seq_len tokens long, as fixed-length or
+  // packed data runs), and the bin of lengths a batch is drawn from, in tokens (LDDL's sequence
+  // binning, --bin-size; 0: one bin, the whole set); sim/compute/padded_lengths.h.
+  std::string sequence_lengths;
+  int sequence_bin = 0;
 };
 
 struct ComputeSettings {

@@ -3,13 +3,51 @@
 #include "sim/scenario/workload_builder.h"
 
 #include <fmt/format.h>
+#include <stdexcept>
 
+#include "sim/catalogs/sequence_lengths.h"
 #include "sim/compute/compute_model.h"
+#include "sim/compute/padded_lengths.h"
 #include "sim/io/input_error.h"
 #include "sim/scenario/profile_workload.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
+namespace {
+
+// The zoo model at the scenario's sizes, timed by the compute model. With a sequence-length
+// histogram, each layer's times are their mean over the lengths the micro-batches are padded to
+// (sim/compute/padded_lengths.h); everything else (parameters, activations) stays at seq_len, the
+// longest batch.
+Workload zoo_workload(const Scenario& s, const ComputeModelParams& params) {
+  const GpuSpec& gpu = find_gpu(s.compute.gpu);
+  auto timed = [&](const zoo::ModelOptions& options) {
+    Workload w = zoo::build_model(s.model.name, options);
+    w.batch_per_gpu = s.model.batch_per_gpu;
+    apply_compute_model(w, gpu, params);
+    return w;
+  };
+  Workload workload = timed(s.model.options);
+  if (s.model.sequence_lengths.empty()) return workload;
+  for (Layer& layer : workload.layers) layer.forward_s = layer.backward_s = 0;
+  const auto lengths = padded_lengths(find_length_histogram(s.model.sequence_lengths), s.model.batch_per_gpu,
+                                      s.model.sequence_bin);
+  for (const WeightedLength& padded : lengths) {
+    zoo::ModelOptions options = s.model.options;
+    options.seq_len = padded.length;
+    const Workload at = timed(options);
+    if (at.layers.size() != workload.layers.size())
+      throw std::logic_error(s.model.name + " has another number of layers at sequence length " +
+                             std::to_string(padded.length));
+    for (size_t i = 0; i < workload.layers.size(); ++i) {
+      workload.layers[i].forward_s += padded.weight * at.layers[i].forward_s;
+      workload.layers[i].backward_s += padded.weight * at.layers[i].backward_s;
+    }
+  }
+  return workload;
+}
+
+}  // namespace
 
 BuiltWorkload build_workload(const Scenario& s) {
   if (s.model.name.empty() && s.model.profile.empty())
@@ -33,10 +71,11 @@ BuiltWorkload build_workload(const Scenario& s) {
     out = profile_workload(s, params);
     out.origin = ComputeOrigin::profile;
   } else {
-    out.workload = zoo::build_model(s.model.name, s.model.options);
-    out.workload.batch_per_gpu = s.model.batch_per_gpu;
-    apply_compute_model(out.workload, find_gpu(s.compute.gpu), params);
+    out.workload = zoo_workload(s, params);
     out.source = "compute model on " + s.compute.gpu;
+    if (!s.model.sequence_lengths.empty())
+      out.source += fmt::format(", sequences from {} padded to each batch's longest{}", s.model.sequence_lengths,
+                                s.model.sequence_bin > 0 ? fmt::format(" in bins of {}", s.model.sequence_bin) : "");
   }
   out.workload.accumulation_steps = s.model.accumulation_steps;
   out.workload.streaming_bandwidth = kernel_rates(find_gpu(s.compute.gpu), params, params.precision).bandwidth;

@@ -454,6 +454,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"attention_kernel_without_fused_attention", "  batch_per_gpu: 64",
                 "  batch_per_gpu: 64\n  attention_kernel: flash1", {}, "scen.yaml:5: model.attention_kernel: ",
                 "expected no attention kernel unless model.attention is fused (it is eager), got 'flash1'"},
+        BadCase{"unknown_sequence_lengths", "  name: resnet50", "  name: bert-large\n  seq_len: 512\n"
+                "  sequence_lengths: wikipedia", {}, "scen.yaml:5: model.sequence_lengths: ",
+                "expected a sequence-length histogram (one of wikipedia-bert-512, squad-1.1-384)"},
+        BadCase{"sequence_lengths_at_another_seq_len", "  name: resnet50", "  name: bert-large\n  seq_len: 128\n"
+                "  sequence_lengths: wikipedia-bert-512", {}, "scen.yaml:5: model.sequence_lengths: ",
+                "expected a histogram cut to model.seq_len (128 tokens; this one was cut to 512: set seq_len: 512)"},
+        BadCase{"sequence_lengths_for_images", "  batch_per_gpu: 64",
+                "  batch_per_gpu: 64\n  sequence_lengths: squad-1.1-384", {}, "scen.yaml:5: model.sequence_lengths: ",
+                "expected no sequence-length histogram for resnet50 (it takes no sequences)"},
+        BadCase{"sequence_bin_without_lengths", "  batch_per_gpu: 64", "  batch_per_gpu: 64\n  sequence_bin: 64", {},
+                "scen.yaml:5: model.sequence_bin: ",
+                "expected model.sequence_lengths beside it (a bin of lengths draws from a histogram)"},
+        BadCase{"sequence_bin_longer_than_the_data", "  name: resnet50", "  name: bert-large\n  seq_len: 384\n"
+                "  sequence_lengths: squad-1.1-384\n  sequence_bin: 500", {}, "scen.yaml:6: model.sequence_bin: ",
+                "expected an integer in [1, 384], got '500'"},
         BadCase{"unknown_precision", "  batch_per_gpu: 64", "  batch_per_gpu: 64\n  precision: fp4",
                 {}, "scen.yaml:5: model.precision: ", "expected a precision (one of fp32"},
         BadCase{"empty_file", "", "", {}, "scen.yaml:1: ", "got an empty file"},
