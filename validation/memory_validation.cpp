@@ -64,7 +64,7 @@ void express(const CsvRecord& r, MemoryCase& c) {
     c.reason = "precision " + p + " not modelled";
     return;
   }
-  if (m.precision == Precision::fp16) m.options.bytes_per_element = 2;
+  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
   const bool sgd = contains(optimizer, "SGD") || contains(optimizer, "LARS");
   m.optimizer = sgd ? "sgd" : "adam";  // Adam, AdamW, LAMB, RMSprop with momentum: two fp32 states
   // flash-attention's training repo and nanoGPT run flash / SDPA attention; MLPerf's BERT a fused MHA.

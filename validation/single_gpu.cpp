@@ -116,10 +116,8 @@ void express(SingleGpuCase& c) {
     c.reason = c.precision + " on " + c.gpu;
     return;
   }
-  if (half_width(m.precision)) {
-    m.options.bytes_per_element = 2;
-    m.mixed_precision = c.mixed_precision;
-  }
+  if (half_width(m.precision)) m.mixed_precision = c.mixed_precision;
+  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;

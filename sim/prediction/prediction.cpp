@@ -28,7 +28,9 @@ Schedule schedule_for(const Scenario& s, const Workload& w, const std::string& m
   // Tensor parallelism: the schedule of one data-parallel replica's GPU, on the replicas' cluster.
   std::optional<TensorParallelRun> tp;
   if (strategy.tensor_parallel > 1) {
-    tp = tensor_parallel_run(w, cluster, strategy, s.model.options.bytes_per_element);
+    // The activations a block's collectives carry are the products' outputs: half width at a
+    // half-width precision, autocast's too.
+    tp = tensor_parallel_run(w, cluster, strategy, half_width(s.model.precision) ? 2 : 4);
     cluster = tp->cluster;
   }
   const Workload& work = tp ? tp->workload : w;

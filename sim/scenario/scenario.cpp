@@ -168,11 +168,11 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);
   if (auto v = m.optional("precision")) {
     s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16", "bf16", "fp8"}));
-    if (half_width(s.precision)) s.options.bytes_per_element = 2;
   }
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
   if (auto v = m.optional("mixed_precision"))
     s.mixed_precision = v->choice("a mixed-precision mode", kMixedPrecisionModes);
+  s.options.bytes_per_element = gradient_bytes(s.precision, s.mixed_precision);
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("attention_kernel")) {
     s.attention_kernel = v->choice("a fused attention kernel", kAttentionKernels);
@@ -527,6 +527,10 @@ Cluster with_transport_values(Cluster cluster, const ScenarioOverrides& override
 
 Scenario parse_scenario(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
   return parse_scenario(text, path, from_set(overrides));
+}
+
+int gradient_bytes(Precision precision, const std::string& mixed_precision) {
+  return half_width(precision) && mixed_precision != "autocast" ? 2 : 4;
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {

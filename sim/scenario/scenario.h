@@ -104,6 +104,13 @@ struct Scenario {
   std::vector<Mechanism> switched_off;  // mechanisms left out of the model (an ablation)
 };
 
+// Bytes of one gradient element (zoo::ModelOptions::bytes_per_element): 2 where the model itself
+// is held at half width (model.mixed_precision half: apex O2, model.half(), FSDP's param_dtype),
+// else 4: torch.autocast and TensorFlow's AMP keep fp32 weights, so the gradients DDP and Horovod
+// reduce are fp32 too (unless a communication hook or compression casts them, which is not
+// expressed).
+int gradient_bytes(Precision precision, const std::string& mixed_precision);
+
 // Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to
 // the YAML before validation; an error in one names "--set" instead of a line.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});

@@ -146,6 +146,19 @@ TEST(Scenario, FullScenarioParsesEveryField) {
   EXPECT_EQ(s.iterations, 7);
 }
 
+TEST(Scenario, AutocastKeepsFp32Gradients) {
+  // torch.autocast and TensorFlow's AMP keep fp32 weights: their gradients are fp32; a model held
+  // in fp16 (apex O2, model.half()) has fp16 gradients.
+  const Scenario half = parse_scenario(kBase, "scen.yaml", {"model.precision=fp16"});
+  EXPECT_EQ(half.model.options.bytes_per_element, 2);
+  const Scenario autocast =
+      parse_scenario(kBase, "scen.yaml", {"model.precision=fp16", "model.mixed_precision=autocast"});
+  EXPECT_EQ(autocast.model.options.bytes_per_element, 4);
+  EXPECT_EQ(gradient_bytes(Precision::bf16, "half"), 2);
+  EXPECT_EQ(gradient_bytes(Precision::bf16, "autocast"), 4);
+  EXPECT_EQ(gradient_bytes(Precision::fp32, "half"), 4);
+}
+
 TEST(Scenario, MinimalScenarioTakesDefaults) {
   const Scenario s = parse_scenario(kBase, "scen.yaml");
   const TransportParams tcp = default_transport_params(Transport::tcp);
