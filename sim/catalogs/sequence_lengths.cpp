@@ -29,8 +29,8 @@ double LengthHistogram::mean_length() const {
 const std::vector<LengthHistogram>& length_histograms() {
   static const std::vector<LengthHistogram> catalog = {
       {.name = "wikipedia-bert-512",
-       .description = "English Wikipedia as BERT's pre-training data at sequence length 512 (Google's "
-                      "create_pretraining_data: sentence pairs, short_seq_prob 0.1), 16.3M samples, 50.0% padding",
+       .description = "English Wikipedia as BERT's pre-training data at sequence length 512 (sentence pairs cut to "
+                      "512 tokens), 16.3M samples, 23% of them 512 long, 50.0% padding",
        .max_length = 512,
        .samples = {
       0, 0, 0, 0, 1821, 1226, 1969, 1315, 1794, 1953, 3082, 3446, 4166, 5062, 9554, 16475, 19173, 17589,

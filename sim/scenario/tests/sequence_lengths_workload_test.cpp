@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "sim/memory/memory_fit.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_builder.h"
 
@@ -20,13 +21,17 @@ gpus: [1]
 
 TEST(SequenceLengthsWorkload, PaddedBatchesTakeTheirLengthsTime) {
   const BuiltWorkload full = build_workload(parse_scenario(kPhaseTwo, "scen.yaml"));
-  const BuiltWorkload binned = build_workload(parse_scenario(
-      kPhaseTwo, "scen.yaml", {"model.sequence_lengths=wikipedia-bert-512", "model.sequence_bin=64"}));
+  const Scenario binned_scenario =
+      parse_scenario(kPhaseTwo, "scen.yaml", {"model.sequence_lengths=wikipedia-bert-512", "model.sequence_bin=64"});
+  const BuiltWorkload binned = build_workload(binned_scenario);
   const BuiltWorkload one_bin =
       build_workload(parse_scenario(kPhaseTwo, "scen.yaml", {"model.sequence_lengths=wikipedia-bert-512"}));
   EXPECT_EQ(binned.workload.parameters(), full.workload.parameters());
   EXPECT_EQ(binned.workload.layers.size(), full.workload.layers.size());
   EXPECT_DOUBLE_EQ(binned.workload.optimizer_s, full.workload.optimizer_s);
+  // Some batches are 512 long: the memory they need is the estimate.
+  EXPECT_DOUBLE_EQ(memory_fit(binned_scenario, binned.workload).needed_bytes(),
+                   memory_fit(parse_scenario(kPhaseTwo, "scen.yaml"), full.workload).needed_bytes());
   // Half the tokens are padding (linear in length), attention's scores quadratic: between 1.6x
   // and 2.2x faster with LDDL's bins; without bins nearly every batch of 32 is 512 long.
   const double speedup = full.workload.compute_s() / binned.workload.compute_s();
