@@ -1,5 +1,5 @@
-// `scalecast models`, `gpus`, `nics`, `prices`, `methods`, `mechanisms` and `backends`: what the
-// zoo, the catalogs, the strategy presets, the switchable mechanisms and the backend registry hold.
+// `scalecast models`, `gpus`, `nics`, `prices`, `datasets`, `methods`, `mechanisms` and `backends`:
+// what the zoo, the catalogs, the presets, the switchable mechanisms and the backends hold.
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
@@ -11,6 +11,7 @@
 #include "sim/catalogs/mechanisms.h"
 #include "sim/catalogs/nic_catalog.h"
 #include "sim/catalogs/price_catalog.h"
+#include "sim/catalogs/sequence_lengths.h"
 #include "sim/report/text_table.h"
 #include "sim/types/strategy.h"
 #include "sim/io/units.h"
@@ -121,6 +122,22 @@ int prices(const std::vector<std::string>& args) {
   });
 }
 
+int datasets(const std::vector<std::string>& args) {
+  return no_options("datasets", args, [] {
+    TextTable t({"dataset", "seq_len", "samples", "mean_length", "padding", "at_seq_len", "description", "source"},
+                {"", "tokens", "", "tokens", "%", "%", "", ""});
+    for (const auto& h : length_histograms()) {
+      const double total = static_cast<double>(h.total());
+      t.add_row({h.name, std::to_string(h.max_length), std::to_string(h.total()),
+                 fmt::format("{:.1f}", h.mean_length()), fmt::format("{:.1f}", 100 * (1 - h.mean_length() / h.max_length)),
+                 fmt::format("{:.1f}", 100 * static_cast<double>(h.samples.back()) / total), h.description, h.source});
+    }
+    t.write(std::cout);
+    std::cout << "A scenario names one as model.sequence_lengths (its seq_len must be the dataset's): each batch is\n"
+                 "padded to its longest sequence, drawn from one bin of model.sequence_bin tokens when given.\n";
+  });
+}
+
 int methods(const std::vector<std::string>& args) {
   return no_options("methods", args, [] {
     for (const auto& p : list_presets()) std::cout << p.name << "\n    " << p.description << '\n';
@@ -147,6 +164,7 @@ const Registration reg_models{"models", "list the model zoo", models};
 const Registration reg_gpus{"gpus", "list the GPU catalog", gpus};
 const Registration reg_nics{"nics", "list the NIC catalog", nics};
 const Registration reg_prices{"prices", "list the price catalog (USD per GPU-hour, dated)", prices};
+const Registration reg_datasets{"datasets", "list the sequence-length histograms of training sets", datasets};
 const Registration reg_methods{"methods", "list the communication strategy presets", methods};
 const Registration reg_mechanisms{"mechanisms", "list the mechanisms a scenario can switch off", mechanisms};
 const Registration reg_backends{"backends", "list the prediction backends", backends};

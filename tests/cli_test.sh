@@ -69,6 +69,7 @@ check "recommend plot needs prices" 2 "prices.gpu_hour.v100-pcie: expected a pri
 check "recommend prices a catalog GPU, dated" 0 "^prices +GPU h100 [0-9.]+ USD per GPU-hour: price catalog, .*, on-demand, price date (undated|20[0-9-]+), source " -- "$bin" recommend "$src/scenarios/whatif-bert-large-1024-h100.yaml"
 check "recommend names a dedicated server's price" 0 "dedicated server 8.22 USD per hour" -- "$bin" recommend "$bert"
 check "prices lists the catalog with units" 0 "USD/GPU-hour" -- "$bin" prices
+check "datasets lists the length histograms" 0 "^wikipedia-bert-512 +512 +16279552 +255.8 +50.0 +23.4 " -- "$bin" datasets
 check "recommend without a search section" 0 "^1 +(mgwfbp|wfbp-ps) +32" -- "$bin" recommend "$scen"
 # collective: nccl-tests' table for every operation, --compare against a measured output, errors.
 h100=$src/scenarios/cluster-h100-ndr.yaml
