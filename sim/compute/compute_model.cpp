@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/compute/autocast_widths.h"
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
 #include "sim/io/input_error.h"
@@ -73,6 +74,14 @@ void add_autocast_casts(Layer& layer, Precision p, const KernelRates& rates) {
   layer.backward_s += parameters * (kHalfBytes + kFp32Bytes) / rates.bandwidth + rates.launch_s;
 }
 
+// Under autocast, the cast a layer runs on its input first (compute/autocast_widths.h): one kernel
+// reading one width and writing the other, forward, and the cast's backward on the gradient.
+void add_input_cast(Layer& layer, double batch, const KernelRates& rates) {
+  const double bytes = zoo::input_elements(layer) * batch * (kFp32Bytes + kHalfBytes);
+  layer.forward_s += bytes / rates.bandwidth + rates.launch_s;
+  layer.backward_s += bytes / rates.bandwidth + rates.launch_s;
+}
+
 // Transformer Engine's fp8 Linear (transformer_engine/pytorch/module/linear.py): in the forward
 // its input is cast to fp8 and transposed for the weight gradient (fp8_cast_transpose_fused: 2
 // bytes read, 1 + 1 written an element), unless the module before it wrote it so (`input_cast`
@@ -111,15 +120,18 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
 }
 
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
-// loss: their activations at the run's width (the loss's in fp32) as each kind's kernels move them,
+// loss: their activations at the run's width (the loss's in fp32; under autocast each layer's
+// input and output at the widths autocast gives them) as each kind's kernels move them,
 // eager modules op by op (compute/streaming_traffic.h), and their parameters at the gradients'
 // width, read once forward and twice backward (the weight gradient written too).
-void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params) {
+void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const ComputeModelParams& params,
+                          const AutocastWidth* autocast) {
   const KernelRates rates = kernel_rates(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
   const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
-  const double activation_bytes = zoo::kActivationBytes * width;
-  const auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
+  const double activation_bytes = autocast ? autocast->output : zoo::kActivationBytes * width;
+  auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
+  if (autocast) in = zoo::input_elements(layer) * autocast->input * batch;
   const compute::Traffic t = params.eager_modules
                                  ? compute::eager_module_traffic(layer.kind, in, out, activation_bytes)
                                  : compute::streaming_traffic(layer.kind, in, out, activation_bytes);
@@ -190,7 +202,13 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
   const double batch = workload.batch_per_gpu;
   bool in_fused_attention = false;
   const Layer* before = nullptr;
-  for (Layer& layer : workload.layers) {
+  // torch.autocast at fp16 or bf16: each layer at the widths autocast runs it in (fp8's casts are
+  // Transformer Engine's, add_fp8_casts).
+  const bool autocast = params.autocast && half_width(params.precision) && params.precision != Precision::fp8;
+  const std::vector<AutocastWidth> widths = autocast ? autocast_widths(workload) : std::vector<AutocastWidth>{};
+  for (std::size_t i = 0; i < workload.layers.size(); ++i) {
+    Layer& layer = workload.layers[i];
+    const AutocastWidth* width = autocast ? &widths[i] : nullptr;
     const bool scores = layer.kind == "attention" && layer.name.ends_with("scores");
     if (params.fused_attention && scores) {
       time_fused_attention(layer, workload, gpu, params);
@@ -205,8 +223,10 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
       const bool after_attention = before != nullptr && before->kind == "attention";
       time_product_layer(layer, batch, gpu, params, params.eager_modules || after_attention);
     } else {
-      time_streaming_layer(layer, batch, gpu, params);
+      time_streaming_layer(layer, batch, gpu, params, layer.kind == "cross_entropy" ? nullptr : width);
     }
+    if (width && width->casts_input && layer.forward_s > 0)
+      add_input_cast(layer, batch, kernel_rates(gpu, params, params.precision));
     before = &layer;
   }
   const std::vector<bool> again = recomputed(workload, params.activation_checkpointing);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/compute/autocast_widths.h"
 #include "sim/zoo/layers.h"
 
 namespace scalecast {
@@ -38,15 +39,6 @@ bool saves_input(const std::string& kind) {
 }
 bool saves_output(const std::string& kind) {
   return kind == "relu" || kind == "softmax" || kind == "tanh";
-}
-// Matmuls under autocast: they cast an fp32 input to fp16 and keep the cast.
-bool autocast_matmul(const std::string& kind) {
-  return kind == "conv" || kind == "linear" || kind == "attention";
-}
-// Ops autocast runs in fp32 (torch.amp's "ops that can autocast to float32": softmax, layer_norm,
-// log_softmax); HF's RMSNorm computes in fp32 and returns the input's dtype (the fp32 stream).
-bool autocast_fp32(const std::string& kind) {
-  return kind == "layernorm" || kind == "softmax" || kind == "rmsnorm" || kind == "embedding";
 }
 // The loss reads these logits: cross entropy's log_softmax keeps its output.
 bool loss_head(const Workload& w, std::size_t i) {
@@ -75,7 +67,7 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   const auto bytes_of = [&](const std::string& kind, double input_bytes) {
     if (!autocast) return element;
     if (autocast_fp32(kind)) return kFp32;
-    if (autocast_matmul(kind) || kind == "batchnorm") return kFp16;
+    if (autocast_product(kind) || kind == "batchnorm") return kFp16;
     if (kind == "add") return kFp32;  // the residual stream: an fp32 embedding's or norm's sum
     return input_bytes;               // elementwise: the input's dtype
   };
@@ -139,7 +131,7 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     }
     if (saves_input(k) && input >= 0) {
       Tensor& in = tensors[input];
-      if (autocast && autocast_matmul(k) && in.bytes == kFp32) ++in.fp16_copies;
+      if (autocast && autocast_product(k) && in.bytes == kFp32) ++in.fp16_copies;
       else in.saved = true;
     }
     if (saves_output(k)) tensors[t].saved = true;

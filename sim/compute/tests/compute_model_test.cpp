@@ -9,6 +9,7 @@
 #include <iterator>
 #include <utility>
 
+#include "sim/compute/autocast_widths.h"
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
 #include "sim/scenario/scenario.h"
@@ -181,24 +182,33 @@ TEST(ComputeModel, FirstGenerationFlashAttentionRunsAtHalfTheSecondsRate) {
   EXPECT_DOUBLE_EQ(fused_attention_efficiency(100, AttentionKernel::flash3), 0.35);
 }
 
-TEST(ComputeModel, AutocastCastsEachWeightForwardAndItsGradientBackward) {
+TEST(ComputeModel, AutocastCastsWeightsAndActivationsAtTheirWidths) {
   ComputeModelParams half;
   half.precision = Precision::bf16;
   ComputeModelParams autocast = half;
   autocast.autocast = true;
   const Workload a = timed("a100", half), b = timed("a100", autocast);
-  const double bandwidth = 2039e9 * kStreamingEfficiency;
+  const std::vector<AutocastWidth> widths = autocast_widths(a);
+  const double bandwidth = 2039e9 * kStreamingEfficiency, launch = half.kernel_overhead_s;
+  int fp32_layers = 0;
   for (std::size_t i = 0; i < a.layers.size(); ++i) {
     const Layer &x = a.layers[i], &y = b.layers[i];
     const double n = static_cast<double>(x.parameters());
-    if ((x.kind == "linear" || x.kind == "conv") && n > 0) {
-      // fp32 read, bf16 written forward; bf16 read, fp32 written backward; one launch each.
-      EXPECT_NEAR(y.forward_s - x.forward_s, n * 6 / bandwidth + half.kernel_overhead_s, 1e-12) << x.name;
-      EXPECT_NEAR(y.backward_s - x.backward_s, n * 6 / bandwidth + half.kernel_overhead_s, 1e-12) << x.name;
-    } else {
-      EXPECT_DOUBLE_EQ(y.forward_s, x.forward_s) << x.name;  // embeddings and norms are not cast
+    // A cast reads one width and writes the other (6 bytes an element), forward and backward.
+    const double input_cast =
+        widths[i].casts_input ? zoo::input_elements(x) * a.batch_per_gpu * 6 / bandwidth + launch : 0;
+    if (x.matmul.m > 0) {
+      // The weight: fp32 read, bf16 written forward; bf16 read, fp32 written backward.
+      const double weight_cast = n > 0 ? n * 6 / bandwidth + launch : 0;
+      EXPECT_NEAR(y.forward_s - x.forward_s, weight_cast + input_cast, 1e-12) << x.name;
+      EXPECT_NEAR(y.backward_s - x.backward_s, weight_cast + input_cast, 1e-12) << x.name;
+    } else if (x.kind != "cross_entropy" && widths[i].output == 4) {
+      // Norms, softmax and the fp32 stream's adds move fp32 tensors.
+      EXPECT_GT(y.forward_s, x.forward_s) << x.name;
+      ++fp32_layers;
     }
   }
+  EXPECT_GT(fp32_layers, 0);
   // At fp32 there is nothing to cast.
   half.precision = autocast.precision = Precision::fp32;
   EXPECT_DOUBLE_EQ(step_s(gpt(), "a100", autocast), step_s(gpt(), "a100", half));
