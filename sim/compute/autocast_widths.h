@@ -1,5 +1,5 @@
 // What torch.autocast runs each layer in at a half-width precision, after PyTorch's autocast op
-// reference: the width of each layer's input and output, and which layers cast their input first.
+// reference: each layer's input and output widths, shared by the compute model and the memory walk.
 #pragma once
 
 #include <string>

@@ -63,14 +63,9 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   const bool autocast = fp16 && model.mixed_precision == "autocast";
   const bool fused = model.attention == "fused";
   const double element = fp16 ? kFp16 : kFp32;
-  // A tensor that an fp32-running op wrote (autocast), else the training precision.
-  const auto bytes_of = [&](const std::string& kind, double input_bytes) {
-    if (!autocast) return element;
-    if (autocast_fp32(kind)) return kFp32;
-    if (autocast_product(kind) || kind == "batchnorm") return kFp16;
-    if (kind == "add") return kFp32;  // the residual stream: an fp32 embedding's or norm's sum
-    return input_bytes;               // elementwise: the input's dtype
-  };
+  // Each tensor at the width its layer writes it: autocast's (compute/autocast_widths.h, the
+  // compute model's too), else the training precision.
+  const std::vector<AutocastWidth> widths = autocast ? autocast_widths(w) : std::vector<AutocastWidth>{};
 
   std::vector<Tensor> tensors;
   std::vector<int> tensor_of(w.layers.size(), -1);
@@ -97,7 +92,6 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     const double elements = static_cast<double>(l.output_elements);
     const bool shortcut = l.name.ends_with("downsample.0");
     const int input = shortcut ? -1 : prev;
-    const double input_bytes = input >= 0 ? tensors[input].bytes : element;
     // Fused attention (flash / SDPA): scores, probabilities and their dropout never reach memory;
     // the kernel keeps its output and one fp32 log-sum-exp per head and query.
     if (fused && k == "attention" && l.name.ends_with("scores")) in_fused_attention = true;
@@ -112,7 +106,7 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     } else {
       t = static_cast<int>(tensors.size());
       skipped = in_fused_attention;
-      tensors.push_back({skipped ? 0 : elements, bytes_of(k, input_bytes), false, 0});
+      tensors.push_back({skipped ? 0 : elements, autocast ? widths[i].output : element, false, 0});
       if (skipped && k == "attention") {
         // The log-sum-exp: heads x queries = scores / keys.
         const int64_t seq = std::max(1, model.options.seq_len);
