@@ -127,10 +127,11 @@ int datasets(const std::vector<std::string>& args) {
     TextTable t({"dataset", "seq_len", "samples", "mean_length", "padding", "at_seq_len", "description", "source"},
                 {"", "tokens", "", "tokens", "%", "%", "", ""});
     for (const auto& h : length_histograms()) {
-      const double total = static_cast<double>(h.total());
-      t.add_row({h.name, std::to_string(h.max_length), std::to_string(h.total()),
-                 fmt::format("{:.1f}", h.mean_length()), fmt::format("{:.1f}", 100 * (1 - h.mean_length() / h.max_length)),
-                 fmt::format("{:.1f}", 100 * static_cast<double>(h.samples.back()) / total), h.description, h.source});
+      const int64_t samples = h.total();
+      t.add_row({h.name, std::to_string(h.max_length), std::to_string(samples), fmt::format("{:.1f}", h.mean_length()),
+                 fmt::format("{:.1f}", 100 * h.padding()),
+                 fmt::format("{:.1f}", 100 * static_cast<double>(h.samples.back()) / static_cast<double>(samples)),
+                 h.description, h.source});
     }
     t.write(std::cout);
     std::cout << "A scenario names one as model.sequence_lengths (its seq_len must be the dataset's): each batch is\n"

@@ -26,6 +26,8 @@ double LengthHistogram::mean_length() const {
   return tokens / static_cast<double>(total());
 }
 
+double LengthHistogram::padding() const { return 1 - mean_length() / max_length; }
+
 const std::vector<LengthHistogram>& length_histograms() {
   static const std::vector<LengthHistogram> catalog = {
       {.name = "wikipedia-bert-512",

@@ -17,6 +17,7 @@ struct LengthHistogram {
 
   int64_t total() const;
   double mean_length() const;    // tokens per sample
+  double padding() const;        // the share of max_length x samples that is padding
 };
 
 const std::vector<LengthHistogram>& length_histograms();

@@ -7,17 +7,17 @@ namespace {
 
 constexpr double kFp32 = 4, kHalf = 2;
 
-// The projections that read the input of the projection before them.
-bool shares_branch_input(const std::string& name) {
-  for (const char* suffix : {".key", ".value", "k_proj", "v_proj", "up_proj"})
-    if (name.ends_with(suffix)) return true;
-  return false;
-}
+}  // namespace
+
 bool opens_branch(const std::string& name) {
   return name.ends_with(".query") || name.ends_with("q_proj") || name.ends_with("gate_proj");
 }
 
-}  // namespace
+bool reads_branch_input(const std::string& name) {
+  for (const char* suffix : {".key", ".value", "k_proj", "v_proj", "up_proj"})
+    if (name.ends_with(suffix)) return true;
+  return false;
+}
 
 bool autocast_product(const std::string& kind) { return kind == "conv" || kind == "linear" || kind == "attention"; }
 
@@ -33,7 +33,7 @@ std::vector<AutocastWidth> autocast_widths(const Workload& workload) {
     const Layer& layer = workload.layers[i];
     const std::string& kind = layer.kind;
     AutocastWidth& w = out[i];
-    w.input = shares_branch_input(layer.name) ? branch_input : previous;
+    w.input = reads_branch_input(layer.name) ? branch_input : previous;
     if (opens_branch(layer.name)) branch_input = w.input;
     if (autocast_product(kind)) {
       w.output = kHalf;

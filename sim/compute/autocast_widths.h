@@ -16,6 +16,12 @@ bool autocast_product(const std::string& kind);
 // embedding gather of fp32 weights.
 bool autocast_fp32(const std::string& kind);
 
+// Projections that read the same input as the one before them: `opens_branch` names the first
+// (BERT's query, LLaMA's q_proj and gate_proj), `reads_branch_input` those after it (key, value;
+// k_proj, v_proj; up_proj).
+bool opens_branch(const std::string& layer_name);
+bool reads_branch_input(const std::string& layer_name);
+
 struct AutocastWidth {
   double input = 4;         // bytes per element of what the layer reads
   double output = 4;        // ... and writes

@@ -51,10 +51,11 @@ void time_fused_attention(Layer& scores, const Workload& w, const GpuSpec& gpu,
   scores.backward_s = std::max(2.5 * forward_flops / rate, 8 * tokens_bytes / bandwidth) + params.kernel_overhead_s;
 }
 
-// A layer's input and output bytes for a batch at `element_bytes` per activation.
-std::pair<double, double> input_output_bytes(const Layer& layer, double batch, double element_bytes) {
-  return {zoo::input_elements(layer) * element_bytes * batch,
-          static_cast<double>(layer.output_elements) * element_bytes * batch};
+// A layer's input and output bytes for a batch at `input_bytes` and `output_bytes` per activation.
+std::pair<double, double> input_output_bytes(const Layer& layer, double batch, double input_bytes,
+                                             double output_bytes) {
+  return {zoo::input_elements(layer) * input_bytes * batch,
+          static_cast<double>(layer.output_elements) * output_bytes * batch};
 }
 
 // Tensor cores need NHWC operands: on a GPU that has them, a convolution at a tensor-core
@@ -108,7 +109,7 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
   layer.backward_s = compute::product_s(compute::input_gradient_product(layer.matmul, batch), bytes, rates) +
                      compute::product_s(compute::weight_gradient_product(layer.matmul, batch), bytes, rates);
   if (transposes_layout(layer, gpu, p, params)) {
-    const auto [in, out] = input_output_bytes(layer, batch, bytes);
+    const auto [in, out] = input_output_bytes(layer, batch, bytes, bytes);
     const compute::Traffic t = compute::nchw_transposes(in, out);
     layer.forward_s += t.forward / rates.bandwidth + compute::kNchwTransposesForward * rates.launch_s;
     layer.backward_s += t.backward / rates.bandwidth + compute::kNchwTransposesBackward * rates.launch_s;
@@ -130,8 +131,8 @@ void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const 
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
   const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
   const double activation_bytes = autocast ? autocast->output : zoo::kActivationBytes * width;
-  auto [in, out] = input_output_bytes(layer, batch, activation_bytes);
-  if (autocast) in = zoo::input_elements(layer) * autocast->input * batch;
+  const auto [in, out] =
+      input_output_bytes(layer, batch, autocast ? autocast->input : activation_bytes, activation_bytes);
   const compute::Traffic t = params.eager_modules
                                  ? compute::eager_module_traffic(layer.kind, in, out, activation_bytes)
                                  : compute::streaming_traffic(layer.kind, in, out, activation_bytes);
@@ -214,9 +215,11 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
       time_fused_attention(layer, workload, gpu, params);
       in_fused_attention = true;
     } else if (in_fused_attention) {
-      // Softmax, dropout and the context product run inside the fused kernel.
+      // Softmax, dropout and the context product run inside the fused kernel (no casts of their own).
       layer.forward_s = layer.backward_s = 0;
       if (layer.kind == "attention") in_fused_attention = false;
+      before = &layer;
+      continue;
     } else if (layer.matmul.m > 0) {
       // Fused modules (TE's LayerNormLinear, LayerNormMLP) write a linear's fp8 input themselves,
       // except after attention: the output projection casts its own.
@@ -225,7 +228,7 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
     } else {
       time_streaming_layer(layer, batch, gpu, params, layer.kind == "cross_entropy" ? nullptr : width);
     }
-    if (width && width->casts_input && layer.forward_s > 0)
+    if (width && width->casts_input)
       add_input_cast(layer, batch, kernel_rates(gpu, params, params.precision));
     before = &layer;
   }

@@ -116,11 +116,9 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     tensor_of[i] = t;
     // Projections that read the same input as the one before them (BERT's key and value after the
     // query, LLaMA's k/v after q and up after gate): under autocast each casts that fp32 input anew.
-    if (l.name.ends_with(".query") || l.name.ends_with("q_proj") || l.name.ends_with("gate_proj")) {
+    if (opens_branch(l.name)) {
       branch_input = input;
-    } else if (autocast && branch_input >= 0 &&
-               (l.name.ends_with(".key") || l.name.ends_with(".value") || l.name.ends_with("k_proj") ||
-                l.name.ends_with("v_proj") || l.name.ends_with("up_proj"))) {
+    } else if (autocast && branch_input >= 0 && reads_branch_input(l.name)) {
       if (tensors[branch_input].bytes == kFp32) ++tensors[branch_input].fp16_copies;
     }
     if (saves_input(k) && input >= 0) {

@@ -27,9 +27,9 @@ Workload zoo_workload(const Scenario& s, const ComputeModelParams& params) {
     apply_compute_model(w, gpu, params);
     return w;
   };
-  Workload workload = timed(s.model.options);
-  if (s.model.sequence_lengths.empty()) return workload;
-  for (Layer& layer : workload.layers) layer.forward_s = layer.backward_s = 0;
+  if (s.model.sequence_lengths.empty()) return timed(s.model.options);
+  Workload workload = zoo::build_model(s.model.name, s.model.options);
+  workload.batch_per_gpu = s.model.batch_per_gpu;
   const auto lengths = padded_lengths(find_length_histogram(s.model.sequence_lengths), s.model.batch_per_gpu,
                                       s.model.sequence_bin);
   for (const WeightedLength& padded : lengths) {
@@ -43,6 +43,7 @@ Workload zoo_workload(const Scenario& s, const ComputeModelParams& params) {
       workload.layers[i].forward_s += padded.weight * at.layers[i].forward_s;
       workload.layers[i].backward_s += padded.weight * at.layers[i].backward_s;
     }
+    workload.optimizer_s = at.optimizer_s;  // the parameters' step: the same at every length
   }
   return workload;
 }
