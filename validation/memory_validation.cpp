@@ -71,17 +71,21 @@ void express(const CsvRecord& r, MemoryCase& c) {
   const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" ||
                      (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
   m.attention = fused ? "fused" : "eager";
-  // "yes" is HF's gradient_checkpointing (each block); "selective" rows are torchtitan's per-op
-  // checkpointing, not Megatron's attention core, and are taken as none.
-  m.activation_checkpointing =
-      starts_with(r.text("activation_checkpointing"), "yes") ? Checkpointing::full : Checkpointing::none;
+  // "yes" is HF's gradient_checkpointing (each block); "selective (op)" and "(per-op SAC)" are
+  // torchtitan's per-op policy; a bare "selective" (torchtitan, option not stated) is taken as none.
+  const std::string checkpointing = r.text("activation_checkpointing");
+  m.activation_checkpointing = starts_with(checkpointing, "yes")  ? Checkpointing::full
+                               : contains(checkpointing, "op)") ? Checkpointing::selective_op
+                                                                 : Checkpointing::none;
   const Workload w = zoo::build_model(c.model, m.options);
   c.fit = memory_fit(s, w);
   // The published memory, where it is stated ("GB" read as the catalog reads it, GiB).
   if (!r.text("gpu_memory_gib").empty())
     c.fit.available_bytes = r.number("gpu_memory_gib", Bound::between(1, 1024)) * units::kGiB;
   c.settings = std::string(m.precision == Precision::fp16 ? m.mixed_precision + " fp16" : p) + ", " + m.optimizer +
-               ", " + m.attention + " attention" + (m.activation_checkpointing == Checkpointing::full ? ", checkpointing" : "");
+               ", " + m.attention + " attention" + (m.activation_checkpointing == Checkpointing::full           ? ", checkpointing"
+                : m.activation_checkpointing == Checkpointing::selective_op ? ", per-op checkpointing"
+                                                                              : "");
   c.expressible = true;
   if (!r.text("measured_peak_gib").empty()) {
     c.measured_gib = r.number("measured_peak_gib", Bound::between(0, 1024));

@@ -159,7 +159,8 @@ void write_sharded_training_summary(std::ostream& out, const ShardedTrainingVali
                        c.row.recompute, c.row.published, c.predicted, percent(100 * c.error()));
   }
   out << fmt::format("{} of {} rows expressible, from {} sources (the others: tensor, pipeline or context "
-                     "parallelism, CPU offload, a GPU outside the catalog, selective checkpointing, Megatron's FSDP; "
+                     "parallelism, CPU offload, a GPU outside the catalog, selective checkpointing of a kind not stated, "
+                     "Megatron's FSDP; "
                      "report.md lists each); the memory estimate refuses {} of them, though each ran\n",
                      v.expressible(), v.cases.size(), v.sources(), v.refused());
 }

@@ -174,7 +174,7 @@ std::string scenario_text(const ShardedRow& row, const Shape& shape, int gpus_pe
       "  intermediate: {}\n  vocab_size: {}\n  seq_len: {}\n  batch_per_gpu: {}\n  accumulation_steps: {}\n"
       "  precision: {}\n  optimizer: adam\n  attention: fused\n  activation_checkpointing: {}\n",
       shape.intermediate, shape.vocab, row.seq_len, row.micro_batch, row.accumulation,
-      row.run_precision, row.recompute == "full");
+      row.run_precision, row.recompute);
   if (!row.kernels.empty()) text += fmt::format("  kernels: {}\n", row.kernels);
   if (!row.attention_kernel.empty()) text += fmt::format("  attention_kernel: {}\n", row.attention_kernel);
   text += fmt::format("gpu: {{type: {}}}\ncluster:\n  gpus_per_node: {}\n  fabric: {}\n", row.catalog_gpu, gpus_per_node,
@@ -226,11 +226,19 @@ void express(const CsvRecord& r, ShardedRow& row) {
     row.reason = row.seq_len == 0 ? "sequence length not stated" : "micro-batch not stated";
     return;
   }
+  // torchtitan's selective checkpointing: "op" its per-op policy, "layer" its default
+  // selective_ac_option '2' (every 2nd block; torchtitan's config_manager).
   const std::string checkpointing = lower(row.checkpointing);
-  row.recompute = checkpointing.starts_with("none") ? "none" : checkpointing.starts_with("full") ? "full" : "";
+  if (checkpointing.starts_with("none") || checkpointing.starts_with("full"))
+    row.recompute = checkpointing.substr(0, 4);
+  else if (checkpointing.starts_with("selective op") || checkpointing.starts_with("selective (per op)"))
+    row.recompute = "selective-op";
+  else if (checkpointing.starts_with("selective layer"))
+    row.recompute = "every-2";
   if (row.recompute.empty()) {
-    row.reason = checkpointing.starts_with("selective") ? "selective activation checkpointing not modelled"
-                                                        : "activation checkpointing not stated";
+    row.reason = checkpointing.starts_with("selective")
+                     ? "selective activation checkpointing of a kind not stated (per op, or which blocks)"
+                     : "activation checkpointing not stated";
     return;
   }
   const std::string precision = lower(row.precision);

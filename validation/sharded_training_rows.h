@@ -35,7 +35,7 @@ struct ShardedRow {
   std::string reason;       // why not, when not expressible
   std::string catalog_gpu;  // "a100", "a100-sxm4-40gb", "h100", ...
   std::string method;       // fsdp, fsdp-grad-op, fsdp-hybrid or zero3
-  std::string recompute;    // activation checkpointing: "none" or "full"
+  std::string recompute;    // activation checkpointing as the scenario writes it: none, full, selective-op, every-2
   std::string run_precision;  // the scenario's: bf16 or fp8
   std::string shape;        // "gpt 24x2048, 16 heads, FFN 8192, vocab 50368"
   std::string kernels;      // model.kernels: eager or fused ("": the scenario's default)

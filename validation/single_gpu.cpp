@@ -98,8 +98,8 @@ void express(SingleGpuCase& c) {
     return;
   }
   if (c.checkpointing != "none" && c.checkpointing != "full") {
-    c.reason = c.checkpointing + " activation checkpointing (torchtitan's per-op kind, not Megatron's attention "
-               "core: not modelled)";
+    c.reason = c.checkpointing + " activation checkpointing of a kind the source does not state (torchtitan's per "
+               "op, or every N-th block)";
     return;
   }
   if (!has_gpu(c.gpu)) {

@@ -64,6 +64,16 @@ bool transposes_layout(const Layer& layer, const GpuSpec& gpu, Precision p, cons
   return layer.kind == "conv" && !params.channels_last && p != Precision::fp32 && gpu.compute_capability >= 70;
 }
 
+// A ReLU or residual add that compiled kernels fold into the BatchNorm before it
+// (compute/streaming_traffic.h): only the bytes it adds to the BatchNorm's passes, no kernel of
+// its own.
+void time_batchnorm_epilogue(Layer& layer, double batch, double activation_bytes, const KernelRates& rates) {
+  const double out = static_cast<double>(layer.output_elements) * activation_bytes * batch;
+  const compute::Traffic t = compute::batchnorm_epilogue_traffic(layer.kind, out);
+  layer.forward_s = t.forward / rates.bandwidth;
+  layer.backward_s = t.backward / rates.bandwidth;
+}
+
 // torch.autocast's casts of a product's fp32 weight: to the product's width in the forward (one
 // copy per forward: autocast's cache keeps it for that forward only; a recomputed forward casts
 // again) and the weight's half-width gradient back to fp32 in the backward (the cast's own
@@ -120,6 +130,22 @@ void time_product_layer(Layer& layer, double batch, const GpuSpec& gpu, const Co
     add_autocast_casts(layer, p, rates);
 }
 
+// Training BatchNorm over channels-first (NCHW) tensors reduces each channel in its own thread
+// block: ATen's statistics and backward kernels launch one block per channel
+// (aten/src/ATen/native/cuda/Normalization.cuh), and cuDNN's, which PyTorch calls unless the input
+// is bf16, slow down alike. With fewer channels than SMs the rest of the GPU idles, so the layer
+// streams at channels / SMs of the GPU's rate. Compiled kernels (model.kernels: fused) reduce
+// over the whole GPU.
+KernelRates channel_parallel(KernelRates rates, const Layer& layer, const GpuSpec& gpu,
+                             const ComputeModelParams& params) {
+  if (layer.kind != "batchnorm" || params.channels_last || !params.eager_modules || layer.grads.empty() ||
+      gpu.sms <= 0)
+    return rates;
+  const double channels = static_cast<double>(layer.grads.front().elements);
+  rates.bandwidth *= std::min(1.0, channels / gpu.sms);
+  return rates;
+}
+
 // Normalisation, activations, elementwise, pooling, softmax, dropout, embedding gathers and the
 // loss: their activations at the run's width (the loss's in fp32; under autocast each layer's
 // input and output at the widths autocast gives them) as each kind's kernels move them,
@@ -137,8 +163,9 @@ void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const 
                                  ? compute::eager_module_traffic(layer.kind, in, out, activation_bytes)
                                  : compute::streaming_traffic(layer.kind, in, out, activation_bytes);
   const double flops = layer.kind == "embedding" ? 0 : layer.forward_flops * batch;
-  layer.forward_s = compute::streaming_s(t.forward + weight_bytes, flops, rates);
-  layer.backward_s = compute::streaming_s(t.backward + 2 * weight_bytes, flops, rates);
+  const KernelRates layer_rates = channel_parallel(rates, layer, gpu, params);
+  layer.forward_s = compute::streaming_s(t.forward + weight_bytes, flops, layer_rates);
+  layer.backward_s = compute::streaming_s(t.backward + 2 * weight_bytes, flops, layer_rates);
 }
 
 // Bytes read and written per parameter by one optimizer step in fp32: SGD with momentum reads
@@ -150,21 +177,35 @@ double optimizer_bytes_per_parameter(const std::string& optimizer) {
   throw InputError("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
 }
 
-// The layers whose forward runs again before their backward. Full: the checkpointed blocks; the
-// embeddings, the output head and the loss stay outside them. Selective: the attention core, from
-// the scores product (Q K^T) to the context product (P V), both included; with fused attention
-// that is the one flash kernel, timed on the scores layer.
-std::vector<bool> recomputed(const Workload& workload, Checkpointing mode) {
+// The layers whose forward runs again before their backward. Full: the checkpointed blocks (all,
+// or every N-th); the embeddings, the output head and the loss stay outside them. Selective: the
+// attention core, from the scores product (Q K^T) to the context product (P V), both included;
+// with fused attention that is the one flash kernel, timed on the scores layer. selective_op:
+// torchtitan's policy keeps the output of every other matrix product of a block (the 1st, 3rd,
+// ... in forward order: aten.mm counted per block, the even ones recomputed) and of SDPA's fused
+// kernel; everything else in the block (norms, rotary, activations, residual adds, eager
+// attention's batched products) runs again.
+std::vector<bool> recomputed(const Workload& workload, const Recompute& how) {
   std::vector<bool> again(workload.layers.size(), false);
   bool in_core = false;
+  std::string block;
+  int products = 0;
   for (std::size_t i = 0; i < workload.layers.size(); ++i) {
     const Layer& layer = workload.layers[i];
-    if (mode == Checkpointing::full) {
-      again[i] = layer.kind != "embedding" && layer.name != "lm_head" && layer.kind != "cross_entropy";
-    } else if (mode == Checkpointing::selective) {
+    if (how.mode == Checkpointing::full) {
+      const bool outside = layer.kind == "embedding" || layer.name == "lm_head" || layer.kind == "cross_entropy";
+      const int index = how.every > 1 ? zoo::block_index(layer.name) : 0;
+      again[i] = !outside && (how.every <= 1 || (index >= 0 && (index + 1) % how.every == 0));
+    } else if (how.mode == Checkpointing::selective) {
       if (layer.kind == "attention" && layer.name.ends_with("scores")) in_core = true;
       again[i] = in_core;
       if (layer.kind == "attention" && layer.name.ends_with("context")) in_core = false;
+    } else if (how.mode == Checkpointing::selective_op) {
+      const std::string now = zoo::block_of(layer.name);
+      if (now != block) block = now, products = 0;
+      const bool kept = (layer.kind == "linear" && ++products % 2 == 1) ||
+                        (how.fused_attention && layer.kind == "attention");
+      again[i] = !block.empty() && !kept;
     }
   }
   return again;
@@ -202,6 +243,7 @@ double fused_attention_efficiency(int compute_capability, AttentionKernel kernel
 void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeModelParams& params) {
   const double batch = workload.batch_per_gpu;
   bool in_fused_attention = false;
+  bool after_batchnorm = false;  // the layer before is a BatchNorm, or a ReLU or add folded into one
   const Layer* before = nullptr;
   // torch.autocast at fp16 or bf16: each layer at the widths autocast runs it in (fp8's casts are
   // Transformer Engine's, add_fp8_casts).
@@ -225,21 +267,25 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
       // except after attention: the output projection casts its own.
       const bool after_attention = before != nullptr && before->kind == "attention";
       time_product_layer(layer, batch, gpu, params, params.eager_modules || after_attention);
+    } else if (!params.eager_modules && after_batchnorm && compute::folds_into_batchnorm(layer.kind)) {
+      time_batchnorm_epilogue(layer, batch, width ? width->output : zoo::kActivationBytes * activation_scale(params.precision),
+                              kernel_rates(gpu, params, params.precision));
     } else {
       time_streaming_layer(layer, batch, gpu, params, layer.kind == "cross_entropy" ? nullptr : width);
     }
     if (width && width->casts_input)
       add_input_cast(layer, batch, kernel_rates(gpu, params, params.precision));
+    after_batchnorm = layer.kind == "batchnorm" || (after_batchnorm && compute::folds_into_batchnorm(layer.kind));
     before = &layer;
   }
-  const std::vector<bool> again = recomputed(workload, params.activation_checkpointing);
+  const std::vector<bool> again = recomputed(workload, params.recompute());
   for (std::size_t i = 0; i < again.size(); ++i)
     if (again[i]) workload.layers[i].backward_s += workload.layers[i].forward_s;
   workload.optimizer_s = optimizer_step_s(workload, gpu, params);
 }
 
-double recompute_s(const Workload& workload, Checkpointing mode) {
-  const std::vector<bool> again = recomputed(workload, mode);
+double recompute_s(const Workload& workload, const Recompute& how) {
+  const std::vector<bool> again = recomputed(workload, how);
   double seconds = 0;
   for (std::size_t i = 0; i < again.size(); ++i)
     if (again[i]) seconds += workload.layers[i].forward_s;

@@ -48,11 +48,18 @@ struct ComputeModelParams {
   // back to fp32 in its backward.
   bool autocast = false;
   bool channels_last = false;        // convolutions' tensors in NHWC (no layout transposes)
-  // RMSNorm and rotary embeddings as PyTorch modules written op by op (true) or as one fused
-  // kernel each (Transformer Engine, Apex, Liger, torch.compile); compute/streaming_traffic.h.
+  // RMSNorm and rotary embeddings as PyTorch modules written op by op, and BatchNorm as PyTorch's
+  // eager kernels (true), or as one fused kernel each with a BatchNorm's ReLU and residual add
+  // folded into it (Transformer Engine, Apex, Liger, torch.compile, XLA);
+  // compute/streaming_traffic.h.
   bool eager_modules = true;
-  // What runs its forward again in its backward: the blocks (full) or their attention cores.
+  // What runs its forward again in its backward: the blocks (full; every N-th with
+  // checkpoint_every N), their attention cores (selective), or what torchtitan's per-op policy
+  // does not keep (selective_op).
   Checkpointing activation_checkpointing = Checkpointing::none;
+  int checkpoint_every = 1;
+
+  Recompute recompute() const { return {activation_checkpointing, checkpoint_every, fused_attention}; }
 };
 
 // What the GPU sustains for each kind of work at precision p under the params: products at the
@@ -68,8 +75,10 @@ void apply_compute_model(Workload& workload, const GpuSpec& gpu, const ComputeMo
 
 // The forward seconds per micro-batch that a checkpointing mode runs again in the backward pass,
 // from the layers' forward times (full: every layer but the embeddings, the output head and the
-// loss; selective: each attention core, from its scores product to its context product).
-double recompute_s(const Workload& workload, Checkpointing mode);
+// loss, or every N-th block's; selective: each attention core, from its scores product to its
+// context product; selective_op: in each block, every layer but every other product and a fused
+// attention kernel).
+double recompute_s(const Workload& workload, const Recompute& how);
 
 // The share of peak a fused (flash) attention kernel of this generation reaches, forward and
 // backward together, on a GPU of this compute capability (docs/MODEL.md names the measurements).

@@ -52,6 +52,13 @@ Traffic eager_module_traffic(const std::string& kind, double in, double out, dou
   return streaming_traffic(kind, in, out, element_bytes);
 }
 
+bool folds_into_batchnorm(const std::string& kind) { return kind == "relu" || kind == "add"; }
+
+Traffic batchnorm_epilogue_traffic(const std::string& kind, double out) {
+  if (kind == "add") return {out, 2 * out};
+  return {0, 2 * out};
+}
+
 Traffic nchw_transposes(double in, double out) { return {2 * in, 2 * (out + in + out)}; }
 
 }  // namespace scalecast::compute

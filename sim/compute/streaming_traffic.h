@@ -28,6 +28,17 @@ Traffic streaming_traffic(const std::string& kind, double in, double out, double
 // in streaming_traffic.
 Traffic eager_module_traffic(const std::string& kind, double in, double out, double element_bytes);
 
+// Compiled kernels (XLA, torch.compile) fold the ReLU and the residual add that follow a
+// BatchNorm into the BatchNorm's own passes, for the batch's `out` bytes of the folded layer's
+// output. Forward, the normalising pass applies them as it writes: the ReLU costs nothing, the add
+// reads the shortcut. Backward, the ReLU's mask is read from the saved output in both of the
+// BatchNorm's passes (its reduction and its input gradient), and the add writes the shortcut's
+// gradient, which the two branches' sum where they forked reads again.
+Traffic batchnorm_epilogue_traffic(const std::string& kind, double out);
+
+// Whether a layer of this kind after a BatchNorm (or after such a folded add) is folded into it.
+bool folds_into_batchnorm(const std::string& kind);
+
 // The transposes cuDNN runs around a tensor-core convolution whose tensors are channels-first
 // (NCHW), for a batch's input and output bytes: the forward transposes the input to NHWC and its
 // kernel writes the output back in NCHW; the backward transposes the output gradient for the input

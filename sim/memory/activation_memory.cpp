@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -45,13 +44,12 @@ bool loss_head(const Workload& w, std::size_t i) {
   const std::string& n = w.layers[i].name;
   return i + 1 == w.layers.size() || n == "lm_head" || n.ends_with(".decoder");
 }
-// The transformer block a layer belongs to ("bert.encoder.layer.3.", "transformer.h.3.",
-// "model.layers.3."), empty outside one: what full activation checkpointing recomputes.
-std::string block_of(const std::string& name) {
-  static const std::regex block(R"(^(.*(?:^|\.)(?:layer|h|layers)\.[0-9]+\.))");
-  std::smatch m;
-  if (std::regex_search(name, m, block)) return m[1].str();
-  return {};
+// The block whose forward a checkpointing mode runs again for this layer, empty where none does:
+// every block under full (or every N-th: the N-th, 2N-th, ...), each under selective_op.
+std::string checkpointed_block(const std::string& layer, Checkpointing mode, int every) {
+  if (mode != Checkpointing::full && mode != Checkpointing::selective_op) return {};
+  if (mode == Checkpointing::full && every > 1 && (zoo::block_index(layer) + 1) % every != 0) return {};  // -1: outside
+  return zoo::block_of(layer);
 }
 
 }  // namespace
@@ -143,17 +141,33 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   double outside = tensors.front().total();
   std::vector<bool> counted(tensors.size(), false);
   counted[0] = true;
-  const bool full = model.activation_checkpointing == Checkpointing::full;
-  const bool selective = model.activation_checkpointing == Checkpointing::selective;
+  const Checkpointing mode = model.activation_checkpointing;
+  const bool selective = mode == Checkpointing::selective;
+  const bool op = mode == Checkpointing::selective_op;
   double recompute = 0;  // the largest block or attention core recomputed at once
   double core_bytes = 0;
+  std::string products_of;  // selective_op: the block whose matrix products are being counted
+  int products = 0;
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
-    const std::string block = full ? block_of(w.layers[i].name) : "";
+    const Layer& l = w.layers[i];
+    const std::string block = checkpointed_block(l.name, mode, model.checkpoint_every);
     double bytes = extra[i];
     const int t = tensor_of[i];
-    if (!counted[t]) {
+    const bool first_use = !counted[t];
+    if (first_use) {
       counted[t] = true;
       bytes += tensors[t].total();
+    }
+    if (op && !block.empty()) {
+      // torchtitan's policy keeps every other product's output and the fused attention kernel's
+      // (its output and log-sum-exp) whatever reads them; the rest of the block runs again.
+      if (block != products_of) products_of = block, products = 0;
+      const bool keeps = (l.kind == "linear" && ++products % 2 == 1) || (fused && l.kind == "attention");
+      if (keeps) {
+        const double output = first_use ? tensors[t].elements * tensors[t].bytes : 0;
+        outside += extra[i] + output;
+        bytes -= extra[i] + (first_use && tensors[t].saved ? output : 0);
+      }
     }
     if (selective && in_core[i]) {
       core_bytes = (i > 0 && in_core[i - 1] ? core_bytes : 0) + bytes;

@@ -262,19 +262,33 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload, con
                                                      has_attention(zoo::build_model(scenario.model.name, scenario.model.options)));
   if (attention && scenario.model.attention != "fused")
     try_knob("model.attention=fused", [](ModelSettings& m) { m.attention = "fused"; });
-  // Selective checkpointing before full, each with the forward seconds it runs again per
-  // iteration (the workload's forward times; sim/compute/compute_model.h).
-  const Checkpointing now = scenario.model.activation_checkpointing;
+  // Checkpointing modes in the order of the forward they run again (Megatron's attention core,
+  // torchtitan's per-op policy, whole blocks) until one fits, each with the forward seconds it
+  // adds per iteration (the workload's forward times; sim/compute/compute_model.h).
+  const ModelSettings& model = scenario.model;
+  const bool fused = model.attention == "fused";
+  const Recompute now{model.activation_checkpointing, model.checkpoint_every, fused};
   const auto checkpointing = [&](Checkpointing mode, const std::string& name) {
-    const double added = (recompute_s(workload, mode) - recompute_s(workload, now)) * workload.accumulation_steps;
+    const double added =
+        (recompute_s(workload, {mode, 1, fused}) - recompute_s(workload, now)) * workload.accumulation_steps;
     const std::string cost = fmt::format("; +{} of compute per iteration, +{:.1f}%, the forward run again",
                                          units::format_seconds(added), 100 * added / workload.compute_s());
-    return try_knob("model.activation_checkpointing=" + name, [mode](ModelSettings& m) { m.activation_checkpointing = mode; },
+    return try_knob("model.activation_checkpointing=" + name,
+                    [mode](ModelSettings& m) {
+                      m.activation_checkpointing = mode;
+                      m.checkpoint_every = 1;
+                    },
                     added > 0 && workload.compute_s() > 0 ? cost : "");
   };
-  if (attention && now != Checkpointing::full &&
-      (now == Checkpointing::selective || !checkpointing(Checkpointing::selective, "selective")))
-    checkpointing(Checkpointing::full, "full");
+  const auto rank = [](Checkpointing mode, int every) {
+    if (mode == Checkpointing::full) return every > 1 ? 2 : 3;
+    return mode == Checkpointing::selective_op ? 2 : mode == Checkpointing::selective ? 1 : 0;
+  };
+  const std::pair<Checkpointing, const char*> modes[] = {
+      {Checkpointing::selective, "selective"}, {Checkpointing::selective_op, "selective-op"}, {Checkpointing::full, "full"}};
+  if (attention)
+    for (const auto& [mode, name] : modes)
+      if (rank(mode, 1) > rank(now.mode, now.every) && checkpointing(mode, name)) break;
   // Sharding the state over the run's GPUs (FSDP FULL_SHARD), alone or with the knobs above.
   if (sharding.gpus > 1 && sharding.sharding != Sharding::parameters) {
     StateSharding full = sharding;

@@ -102,16 +102,26 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
   if (auto v = read("tied_embeddings")) shape.tied_embeddings = v->boolean();
 }
 
-// none, full or selective; a YAML boolean, as scenarios wrote it before the modes, reads as full
-// (true) or none (false).
-Checkpointing read_checkpointing(const YamlReader& v) {
+// none, full, selective, selective-op or every-N (full on every N-th block); a YAML boolean, as
+// scenarios wrote it before the modes, reads as full (true) or none (false).
+void read_checkpointing(const YamlReader& v, ModelSettings& s) {
   const std::string text = v.is_scalar() ? v.string() : "";
-  if (text == "none") return Checkpointing::none;
-  if (text == "full") return Checkpointing::full;
-  if (text == "selective") return Checkpointing::selective;
-  bool on = false;
-  if (YAML::convert<bool>::decode(YAML::Node(text), on)) return on ? Checkpointing::full : Checkpointing::none;
-  v.fail("an activation checkpointing mode (one of none, full, selective; true or false read as full or none)");
+  s.checkpoint_every = 1;
+  if (text == "none") s.activation_checkpointing = Checkpointing::none;
+  else if (text == "full") s.activation_checkpointing = Checkpointing::full;
+  else if (text == "selective") s.activation_checkpointing = Checkpointing::selective;
+  else if (text == "selective-op") s.activation_checkpointing = Checkpointing::selective_op;
+  else if (text.starts_with("every-") && text.size() > 6 && text.size() < 10 &&
+           std::all_of(text.begin() + 6, text.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+           std::stoi(text.substr(6)) >= 1) {
+    s.activation_checkpointing = Checkpointing::full;
+    s.checkpoint_every = std::stoi(text.substr(6));
+  } else if (bool on = false; YAML::convert<bool>::decode(YAML::Node(text), on)) {
+    s.activation_checkpointing = on ? Checkpointing::full : Checkpointing::none;
+  } else {
+    v.fail("an activation checkpointing mode (one of none, full, selective, selective-op, every-N for every N-th "
+           "block; true or false read as full or none)");
+  }
 }
 
 // model.sequence_lengths and model.sequence_bin: a catalog histogram whose longest sample is the
@@ -182,7 +192,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("memory_format"))
     s.memory_format = v->choice("a memory format", kMemoryFormats);
   if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", kKernelKinds);
-  if (auto v = m.optional("activation_checkpointing")) s.activation_checkpointing = read_checkpointing(*v);
+  if (auto v = m.optional("activation_checkpointing")) read_checkpointing(*v, s);
   read_sequence_lengths(m, s);
   if (s.profile.empty()) check_zoo_options(m, s);
   return s;

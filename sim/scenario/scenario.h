@@ -40,8 +40,9 @@ struct ModelSettings {
   // "autocast": torch.cuda.amp, fp32 weights and fp16 copies, whose casts the compute model
   // times; docs/MODEL.md, "Memory per GPU"), how attention runs ("eager": scores and
   // probabilities kept; "fused": flash / SDPA kernels keep only the output and its log-sum-exp),
-  // and activation checkpointing (none, full: each transformer block; selective: each block's
-  // attention core; sim/types/checkpointing.h).
+  // and activation checkpointing (none; full: each transformer block, or every N-th; selective:
+  // each block's attention core; selective_op: torchtitan's per-op policy;
+  // sim/types/checkpointing.h).
   std::string mixed_precision = "half";
   std::string attention = "eager";
   // Compute: the fused attention kernel's generation ("flash2": FlashAttention-2, PyTorch SDPA's
@@ -49,12 +50,15 @@ struct ModelSettings {
   // "flash3": FlashAttention-3 or cuDNN's fused attention, Transformer Engine's, on Hopper).
   std::string attention_kernel = "flash2";
   Checkpointing activation_checkpointing = Checkpointing::none;
+  int checkpoint_every = 1;  // full: every N-th block (model.activation_checkpointing: every-N)
   // Compute: how a CNN's activations are laid out ("channels_first": NCHW, PyTorch's default;
   // "channels_last": NHWC, as tensor cores take them).
   std::string memory_format = "channels_first";
-  // Compute: RMSNorm and rotary embeddings as PyTorch modules written op by op ("eager": the
-  // reference Llama code, Hugging Face, torchtitan and FMS by default) or one kernel each
-  // ("fused": Transformer Engine, Megatron-Core, Apex, Liger, torch.compile).
+  // Compute: RMSNorm and rotary embeddings as PyTorch modules written op by op, and a CNN's
+  // BatchNorm, ReLU and residual add as PyTorch's eager kernels ("eager": the reference Llama
+  // code, Hugging Face, torchtitan, FMS and torchvision by default), or one kernel each and the
+  // ReLU and add folded into the BatchNorm ("fused": Transformer Engine, Megatron-Core, Apex,
+  // Liger, torch.compile, XLA).
   std::string kernels = "eager";
   // Compute: the catalog's sequence-length histogram the micro-batches are drawn from, each batch
   // padded to its longest sequence ("": every sequence seq_len tokens long, as fixed-length or

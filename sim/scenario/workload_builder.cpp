@@ -68,6 +68,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.channels_last = s.model.memory_format == "channels_last";
   params.eager_modules = s.model.kernels == "eager";
   params.activation_checkpointing = s.model.activation_checkpointing;
+  params.checkpoint_every = s.model.checkpoint_every;
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);
     out.origin = ComputeOrigin::profile;

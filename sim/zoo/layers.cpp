@@ -3,6 +3,7 @@
 #include "sim/zoo/layers.h"
 
 #include <algorithm>
+#include <regex>
 #include <stdexcept>
 #include <utility>
 
@@ -202,6 +203,20 @@ void embedding(NetBuilder& net, const std::string& name, int64_t rows, int64_t n
   // A gather: no arithmetic; reads the indices, writes one row per index.
   Layer& layer = net.add(name, "embedding", 0, rows, rows * dim);
   net.param(layer, name + ".weight", num_embeddings * dim);
+}
+
+std::string block_of(const std::string& layer_name) {
+  static const std::regex block(R"(^(.*(?:^|\.)(?:layer|h|layers)\.([0-9]+)\.))");
+  std::smatch m;
+  if (std::regex_search(layer_name, m, block)) return m[1].str();
+  return {};
+}
+
+int block_index(const std::string& layer_name) {
+  static const std::regex block(R"((?:^|\.)(?:layer|h|layers)\.([0-9]+)\.)");
+  std::smatch m;
+  if (std::regex_search(layer_name, m, block)) return std::stoi(m[1].str());
+  return -1;
 }
 
 }  // namespace scalecast::zoo

@@ -28,6 +28,12 @@ inline double input_elements(const Layer& layer) {
   return std::max(0.0, layer.forward_memory_bytes / kActivationBytes - static_cast<double>(layer.output_elements));
 }
 
+// The transformer block a layer belongs to ("bert.encoder.layer.3.", "transformer.h.3.",
+// "model.layers.3."), empty outside one: what checkpointing wraps. block_index: its number (3),
+// -1 outside one.
+std::string block_of(const std::string& layer_name);
+int block_index(const std::string& layer_name);
+
 // How parameter tensors are named: PyTorch ("weight", "bias"; norms: weight = gamma first) or
 // JAX stax (Conv/Dense: "W", "b"; BatchNorm: "beta", "gamma", in stax's own order).
 enum class ParamStyle { kTorch, kStax };

@@ -83,7 +83,14 @@ TEST(ShardedTrainingRows, LlamaWidthsComeFromTheRowOrTorchtitansRule) {
   const ShardedRow& llama2_13b = at_line(252);
   ASSERT_TRUE(llama2_13b.expressible) << llama2_13b.reason;
   EXPECT_EQ(llama2_13b.shape, "llama 40x5120, 40 heads, FFN 13824, vocab 32000");
-  EXPECT_EQ(at_line(249).reason, "selective activation checkpointing not modelled");
+  // torchtitan's selective layer checkpointing (its default option, every 2nd block) and per-op.
+  ASSERT_TRUE(at_line(249).expressible) << at_line(249).reason;
+  EXPECT_EQ(at_line(249).recompute, "every-2");
+  EXPECT_NE(at_line(249).scenario.find("  activation_checkpointing: every-2\n"), std::string::npos);
+  EXPECT_EQ(at_line(250).recompute, "selective-op");
+  // A bare "selective" (torchtitan's December 2024 tables) says neither.
+  EXPECT_EQ(at_line(218).reason.substr(0, 3), "GPU");
+  EXPECT_EQ(at_line(259).reason, "selective activation checkpointing of a kind not stated (per op, or which blocks)");
   // torchtitan's RMSNorm and rotary embedding op by op (no torch.compile in that table).
   EXPECT_NE(llama2_13b.scenario.find("  kernels: eager\n"), std::string::npos) << llama2_13b.scenario;
   EXPECT_EQ(at_line(2).scenario.find("kernels:"), std::string::npos);  // MPT has neither

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/compute/autocast_widths.h"
@@ -382,6 +383,74 @@ TEST(ComputeModel, EagerNormsAndRotarySlowOnlyThoseLayers) {
       EXPECT_DOUBLE_EQ(e.backward_s, fused.layers[i].backward_s) << e.name;
   }
   EXPECT_GT(eager.compute_s(), 1.05 * fused.compute_s());
+}
+
+// ResNet-50 at batch 64 in fp32 on an H100 (132 SMs), timed with the given layout and kernels.
+Workload timed_resnet(bool channels_last, bool eager_modules) {
+  Workload w = zoo::build_model("resnet50", zoo::ModelOptions{});
+  w.batch_per_gpu = 64;
+  ComputeModelParams p;
+  p.channels_last = channels_last;
+  p.eager_modules = eager_modules;
+  apply_compute_model(w, find_gpu("h100"), p);
+  return w;
+}
+
+const Layer& named(const Workload& w, const std::string& name) {
+  for (const Layer& l : w.layers)
+    if (l.name == name) return l;
+  throw std::runtime_error("no layer " + name);
+}
+
+TEST(ComputeModel, ChannelsFirstBatchNormStreamsOnTheSmsItsChannelsFill) {
+  const Workload nchw = timed_resnet(false, true), nhwc = timed_resnet(true, true), compiled = timed_resnet(false, false);
+  const double launch = ComputeModelParams{}.kernel_overhead_s;
+  // bn1 normalises 64 channels: one thread block each keeps 64 of the H100's 132 SMs streaming.
+  const Layer& narrow = named(nchw, "bn1");
+  EXPECT_NEAR(narrow.forward_s - launch, 132.0 / 64 * (named(nhwc, "bn1").forward_s - launch), 1e-12);
+  EXPECT_NEAR(narrow.backward_s - launch, 132.0 / 64 * (named(nhwc, "bn1").backward_s - launch), 1e-12);
+  // 256 channels fill the GPU; compiled kernels reduce over all of it whatever the channels.
+  EXPECT_DOUBLE_EQ(named(nchw, "layer1.0.bn3").backward_s, named(nhwc, "layer1.0.bn3").backward_s);
+  EXPECT_DOUBLE_EQ(named(compiled, "bn1").backward_s, named(nhwc, "bn1").backward_s);
+}
+
+TEST(StreamingTraffic, CompiledKernelsFoldReluAndAddIntoTheBatchNorm) {
+  const double out = 100;
+  EXPECT_TRUE(compute::folds_into_batchnorm("relu"));
+  EXPECT_TRUE(compute::folds_into_batchnorm("add"));
+  EXPECT_FALSE(compute::folds_into_batchnorm("maxpool"));
+  // The ReLU is applied as the BatchNorm writes; its mask is read in both backward passes.
+  EXPECT_DOUBLE_EQ(compute::batchnorm_epilogue_traffic("relu", out).forward, 0);
+  EXPECT_DOUBLE_EQ(compute::batchnorm_epilogue_traffic("relu", out).backward, 2 * out);
+  // The add reads the shortcut; its gradient is written for the shortcut and read where it forked.
+  EXPECT_DOUBLE_EQ(compute::batchnorm_epilogue_traffic("add", out).forward, out);
+  EXPECT_DOUBLE_EQ(compute::batchnorm_epilogue_traffic("add", out).backward, 2 * out);
+}
+
+TEST(ComputeModel, CompiledKernelsFoldOnlyWhatFollowsABatchNorm) {
+  const Workload eager = timed_resnet(false, true), compiled = timed_resnet(false, false);
+  const double bandwidth = find_gpu("h100").memory_bandwidth * kStreamingEfficiency;
+  // The block's tail: bn3, add, relu. The add reads the shortcut, the ReLU launches nothing.
+  const Layer& add = named(compiled, "layer1.1.add");
+  const Layer& relu = *(&add + 1);
+  ASSERT_EQ(relu.kind, "relu");
+  const double out = static_cast<double>(add.output_elements) * zoo::kActivationBytes * 64;
+  EXPECT_DOUBLE_EQ(add.forward_s, out / bandwidth);
+  EXPECT_DOUBLE_EQ(relu.forward_s, 0);
+  EXPECT_DOUBLE_EQ(relu.backward_s, 2 * out / bandwidth);
+  EXPECT_GT(named(eager, "layer1.1.relu").forward_s, 0);
+  // The max pooling after the stem's ReLU and the convolutions keep their own kernels.
+  EXPECT_DOUBLE_EQ(named(compiled, "maxpool").forward_s, named(eager, "maxpool").forward_s);
+  EXPECT_DOUBLE_EQ(named(compiled, "layer1.1.conv1").forward_s, named(eager, "layer1.1.conv1").forward_s);
+  // VGG has no BatchNorm: its ReLUs stay kernels.
+  Workload vgg = zoo::build_model("vgg16", zoo::ModelOptions{}), vgg_compiled = vgg;
+  vgg.batch_per_gpu = vgg_compiled.batch_per_gpu = 16;
+  ComputeModelParams p;
+  apply_compute_model(vgg, find_gpu("h100"), p);
+  p.eager_modules = false;
+  apply_compute_model(vgg_compiled, find_gpu("h100"), p);
+  EXPECT_DOUBLE_EQ(vgg.compute_s(), vgg_compiled.compute_s());
+  EXPECT_LT(compiled.compute_s(), 0.95 * eager.compute_s());
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "sim/compute/compute_model.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/scenario/scenario.h"
+#include "sim/zoo/layers.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast {
@@ -113,10 +114,10 @@ TEST(Checkpointing, SelectiveRecomputesTheAttentionCoreOnly) {
         core += l.forward_s;
     const double added = selective.backward_s() - none.backward_s();
     EXPECT_NEAR(added, core, 1e-12) << fused;
-    EXPECT_NEAR(added, recompute_s(none, Checkpointing::selective), 1e-12);
+    EXPECT_NEAR(added, recompute_s(none, {Checkpointing::selective, 1, fused}), 1e-12);
     EXPECT_GT(added, 0);
     EXPECT_LT(added, full.backward_s() - none.backward_s());
-    EXPECT_NEAR(full.backward_s() - none.backward_s(), recompute_s(none, Checkpointing::full), 1e-12);
+    EXPECT_NEAR(full.backward_s() - none.backward_s(), recompute_s(none, {Checkpointing::full, 1, fused}), 1e-12);
     EXPECT_DOUBLE_EQ(selective.forward_s(), none.forward_s());
   }
 }
@@ -130,8 +131,8 @@ TEST(Checkpointing, SelectiveRecomputesTheAttentionCoreOnly) {
 TEST(Checkpointing, Gpt3OverheadsLieInThePapersBands) {
   const Workload w = timed(96, 12288, 96, 2048, "a100", false, Checkpointing::none);
   const double step = w.compute_s();
-  const double selective = recompute_s(w, Checkpointing::selective) / step;
-  const double full = recompute_s(w, Checkpointing::full) / step;
+  const double selective = recompute_s(w, {Checkpointing::selective, 1, false}) / step;
+  const double full = recompute_s(w, {Checkpointing::full, 1, false}) / step;
   std::printf("GPT-3 175B on an A100, eager: selective +%.2f%%, full +%.2f%% of the step\n", 100 * selective,
               100 * full);
   EXPECT_GT(full, 0.25);
@@ -150,9 +151,14 @@ std::string scenario_with(const std::string& value) {
 TEST(Checkpointing, ScenarioKeyTakesModesAndBooleans) {
   const std::vector<std::pair<std::string, Checkpointing>> cases = {
       {"none", Checkpointing::none},   {"full", Checkpointing::full}, {"selective", Checkpointing::selective},
-      {"true", Checkpointing::full},   {"false", Checkpointing::none}};
+      {"true", Checkpointing::full},   {"false", Checkpointing::none}, {"selective-op", Checkpointing::selective_op},
+      {"every-1", Checkpointing::full}, {"every-3", Checkpointing::full}};
   for (const auto& [text, mode] : cases)
     EXPECT_EQ(parse_scenario(scenario_with(text), "scen.yaml").model.activation_checkpointing, mode) << text;
+  EXPECT_EQ(parse_scenario(scenario_with("every-3"), "scen.yaml").model.checkpoint_every, 3);
+  EXPECT_EQ(parse_scenario(scenario_with("full"), "scen.yaml").model.checkpoint_every, 1);
+  for (const std::string bad : {"every-0", "every-", "every-x", "every-12345"})
+    EXPECT_THROW(parse_scenario(scenario_with(bad), "scen.yaml"), InputError) << bad;
   EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml").model.activation_checkpointing, Checkpointing::none);
   EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml", {"model.activation_checkpointing=selective"})
                 .model.activation_checkpointing,
@@ -197,8 +203,103 @@ TEST(Checkpointing, KnobsNameSelectiveBeforeFullWithTheirCost) {
   apply_compute_model(w, find_gpu("a100"), p);
   const std::string more = memory_knobs(s, w);
   std::printf("knobs when selective: %s\n", more.c_str());
-  EXPECT_EQ(more.find("=selective"), std::string::npos) << more;
-  EXPECT_NE(more.find("model.activation_checkpointing=full ("), std::string::npos) << more;
+  EXPECT_EQ(more.find("=selective ("), std::string::npos) << more;
+  EXPECT_NE(more.find("model.activation_checkpointing=selective-op ("), std::string::npos) << more;
+  // Per-op checkpointing does not fit a larger batch: whole blocks are what is left.
+  s.model.batch_per_gpu = 32;
+  w.batch_per_gpu = 32;
+  apply_compute_model(w, find_gpu("a100"), p);
+  const std::string most = memory_knobs(s, w);
+  std::printf("knobs at 32: %s\n", most.c_str());
+  EXPECT_EQ(most.find("=selective"), std::string::npos) << most;
+  EXPECT_NE(most.find("model.activation_checkpointing=full ("), std::string::npos) << most;
+}
+
+// torchtitan's per-op policy on a Llama block (wq, wk, wv, fused attention, wo, w1, w3, w2): the
+// outputs of wq, wv, w1 and w2 (the 1st, 3rd, 5th and 7th products) and of the attention kernel
+// stay with its log-sum-exp and the block's input; norms, rotary, wk, wo, w3, SiLU, the product
+// and the residual adds run again.
+TEST(Checkpointing, SelectiveOpKeepsEveryOtherProductAndTheAttentionKernel) {
+  ModelSettings m;
+  m.name = "llama";
+  m.precision = Precision::bf16;
+  m.options.bytes_per_element = 2;
+  m.options.seq_len = 1024;
+  m.options.shape.layers = 2;
+  m.options.shape.hidden = 1024;
+  m.options.shape.heads = 16;
+  m.options.shape.kv_heads = 4;
+  m.options.shape.intermediate = 2816;
+  m.attention = "fused";
+  m.activation_checkpointing = Checkpointing::selective_op;
+  const auto layer = [&](ModelSettings settings) {
+    const auto saved = [&](int layers) {
+      settings.options.shape.layers = layers;
+      return activation_memory(zoo::build_model("llama", settings.options), settings).saved_bytes;
+    };
+    return saved(2) - saved(1);
+  };
+  const double s = 1024, h = 1024, kv = 256, f = 2816, bf16 = 2;
+  // Per sequence: the input (h), wq (h), wv (kv), the attention output (h) and its fp32 log-sum-exp
+  // (16 heads x s), w1 (f) and w2 (h).
+  EXPECT_DOUBLE_EQ(layer(m), s * (4 * h + kv + f) * bf16 + 16 * s * 4);
+  ModelSettings full = m, none = m;
+  full.activation_checkpointing = Checkpointing::full;
+  none.activation_checkpointing = Checkpointing::none;
+  EXPECT_GT(layer(m), layer(full));
+  EXPECT_LT(layer(m), layer(none));
+
+  // Compute: the recomputed forward is every layer of the block but those kept.
+  Workload w = zoo::build_model("llama", m.options);
+  w.batch_per_gpu = 2;
+  ComputeModelParams p;
+  p.precision = Precision::bf16;
+  p.fused_attention = true;
+  apply_compute_model(w, find_gpu("h100"), p);
+  double again = 0;
+  int products = 0;
+  for (const Layer& l : w.layers) {
+    if (zoo::block_of(l.name).empty()) continue;
+    if (l.kind == "linear") {
+      if (++products % 2 == 0) again += l.forward_s;
+      if (products == 7) products = 0;
+    } else if (l.kind != "attention") {
+      again += l.forward_s;
+    }
+  }
+  EXPECT_GT(again, 0);
+  EXPECT_NEAR(recompute_s(w, {Checkpointing::selective_op, 1, true}), again, 1e-12);
+  EXPECT_LT(again, recompute_s(w, {Checkpointing::full, 1, true}));
+  EXPECT_GT(again, recompute_s(w, {Checkpointing::selective, 1, true}));
+}
+
+// torchtitan's selective layer checkpointing (selective_ac_option 2): full checkpointing of the
+// 2nd, 4th, ... blocks, the others keeping everything.
+TEST(Checkpointing, EveryNthBlockCheckpointsThoseBlocksOnly) {
+  ModelSettings every = half_fp16(Checkpointing::full, 512, 1024, 16), none = every, full = every;
+  every.checkpoint_every = 2;
+  none.activation_checkpointing = Checkpointing::none;
+  every.options.shape.layers = none.options.shape.layers = full.options.shape.layers = 4;
+  const Workload w = zoo::build_model("gpt", every.options);
+  const double kept = activation_memory(w, every).saved_bytes;
+  EXPECT_DOUBLE_EQ(kept, (activation_memory(w, none).saved_bytes + activation_memory(w, full).saved_bytes) / 2);
+
+  Workload timed_w = timed(4, 1024, 16, 512, "h100", true, Checkpointing::none);
+  const double all = recompute_s(timed_w, {Checkpointing::full, 1, true});
+  const double half = recompute_s(timed_w, {Checkpointing::full, 2, true});
+  double blocks = 0, odd = 0;
+  for (const Layer& l : timed_w.layers) {
+    const int b = zoo::block_index(l.name);
+    if (b < 0) continue;
+    blocks += l.forward_s;
+    if (b % 2 == 1) odd += l.forward_s;
+  }
+  EXPECT_NEAR(half, odd, 1e-12);
+  EXPECT_LT(half, all);
+  EXPECT_GT(all, blocks - 1e-12);  // full also runs the final norm again
+  EXPECT_EQ(zoo::block_index("transformer.h.3.mlp.c_fc"), 3);
+  EXPECT_EQ(zoo::block_index("bert.encoder.layer.11.output.dense"), 11);
+  EXPECT_EQ(zoo::block_index("layer1.0.conv1"), -1);
 }
 
 }  // namespace
