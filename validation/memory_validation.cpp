@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,6 +15,9 @@
 #include "sim/io/csv.h"
 #include "sim/catalogs/gpu_catalog.h"
 #include "sim/io/units.h"
+#include "sim/memory/memory_fit.h"
+#include "sim/types/cluster.h"
+#include "sim/types/strategy.h"
 #include "sim/zoo/zoo.h"
 
 namespace scalecast::validation {
@@ -22,13 +26,38 @@ namespace {
 bool starts_with(const std::string& s, const std::string& head) { return s.rfind(head, 0) == 0; }
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// The GPUs a sharded row's state is split over, as its sharding column states them ("FSDP2
+// FULL_SHARD over 8 GPUs", "FSDP 8, CP 1"); 0 where it does not say.
+int shard_count(const std::string& sharding) {
+  static const std::regex over(R"(over ([0-9]+) GPUs)"), fsdp(R"(^FSDP ([0-9]+),)");
+  std::smatch m;
+  if (std::regex_search(sharding, m, over) || std::regex_search(sharding, m, fsdp)) return std::stoi(m[1].str());
+  return 0;
+}
+
+// A sharded row's division of the model state: FSDP and FSDP2 (FULL_SHARD) as the fsdp preset
+// runs it, optimizer-state sharding (ZeRO-1, MLPerf's DistributedFusedLAMB) as zero1; the reason
+// where the row is another kind.
+std::string sharding_of(const std::string& sharding, StateSharding& out) {
+  const int gpus = shard_count(sharding);
+  const bool optimizer = starts_with(sharding, "ZeRO-1") || starts_with(sharding, "optimizer state sharded");
+  const bool fsdp = starts_with(sharding, "FSDP") && !contains(sharding, "HYBRID") && !contains(sharding, "SHARD_GRAD_OP");
+  if (gpus < 2 || (!optimizer && !fsdp)) return "sharded (" + sharding + "): not a sharding with its GPU count stated";
+  Cluster cluster;
+  cluster.gpus_per_node = std::min(gpus, 8);
+  cluster.nodes = (gpus + cluster.gpus_per_node - 1) / cluster.gpus_per_node;
+  out = state_sharding(make_preset(optimizer ? "zero1" : "fsdp"), cluster);
+  return {};
+}
+
 // Fills `c.fit` from the row, or says why the row cannot be expressed.
 void express(const CsvRecord& r, MemoryCase& c) {
   const std::string sharding = r.text("sharding");
   const std::string optimizer = r.text("optimizer");
+  StateSharding state;
   if (!starts_with(sharding, "none")) {
-    c.reason = "sharded (" + sharding + "): per-GPU memory depends on the shard count, not modelled";
-    return;
+    c.reason = sharding_of(sharding, state);
+    if (!c.reason.empty()) return;
   }
   if (c.gpu.empty() || !has_gpu(c.gpu)) {
     c.reason = c.gpu.empty() ? "the source does not name the GPU" : "GPU " + c.gpu + " not in the catalog";
@@ -60,6 +89,13 @@ void express(const CsvRecord& r, MemoryCase& c) {
   } else if (p == "fp16_o2" || p == "fp16_half" || p == "fp16" || p == "bf16") {
     m.precision = Precision::fp16;
     m.mixed_precision = "half";
+  } else if (p == "bf16_fsdp_mp" || p.ends_with("_linear_bf16") || p.ends_with("wise_bf16")) {
+    // FSDP2's MixedPrecisionPolicy: fp32 shards of the parameters, their gradients and Adam's
+    // moments (16 B a parameter, as a half model with fp32 master weights keeps), bf16 gathered
+    // units and activations. torchao's float8 and MX linears keep bf16 activations too: the
+    // sources measure them within 0.3% of bf16's peak (torchao-float8-training-doc rows).
+    m.precision = Precision::bf16;
+    m.mixed_precision = "half";
   } else {
     c.reason = "precision " + p + " not modelled";
     return;
@@ -67,18 +103,27 @@ void express(const CsvRecord& r, MemoryCase& c) {
   m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
   const bool sgd = contains(optimizer, "SGD") || contains(optimizer, "LARS");
   m.optimizer = sgd ? "sgd" : "adam";  // Adam, AdamW, LAMB, RMSprop with momentum: two fp32 states
-  // flash-attention's training repo and nanoGPT run flash / SDPA attention; MLPerf's BERT a fused MHA.
-  const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" ||
-                     (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
+  // flash-attention's training repo and nanoGPT run flash / SDPA attention, as torchtitan's Llama
+  // (F.scaled_dot_product_attention) and torchao's runs of it do; MLPerf's BERT a fused MHA.
+  const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" || starts_with(c.source, "torchtitan") ||
+                     starts_with(c.source, "torchao") || (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
   m.attention = fused ? "fused" : "eager";
-  // "yes" is HF's gradient_checkpointing (each block); "selective (op)" and "(per-op SAC)" are
-  // torchtitan's per-op policy; a bare "selective" (torchtitan, option not stated) is taken as none.
+  // "yes" is HF's gradient_checkpointing (each block), "full" torchtitan's; "selective (op)" and
+  // "selective (per-op SAC)" torchtitan's per-op policy; a bare "selective" says neither which
+  // kind nor which blocks.
   const std::string checkpointing = r.text("activation_checkpointing");
-  m.activation_checkpointing = starts_with(checkpointing, "yes")  ? Checkpointing::full
-                               : contains(checkpointing, "op)") ? Checkpointing::selective_op
-                                                                 : Checkpointing::none;
+  if (checkpointing == "selective") {
+    c.reason = "selective activation checkpointing of a kind the source does not state";
+    return;
+  }
+  m.activation_checkpointing = starts_with(checkpointing, "yes") || starts_with(checkpointing, "full")
+                                   ? Checkpointing::full
+                               : contains(checkpointing, "(op)") || contains(checkpointing, "per-op")
+                                   ? Checkpointing::selective_op
+                                   : Checkpointing::none;
+  if (!r.text("loss").empty()) m.loss = r.choice("loss", kLossKinds);
   const Workload w = zoo::build_model(c.model, m.options);
-  c.fit = memory_fit(s, w);
+  c.fit = memory_fit(s, w, state);
   // The published memory, where it is stated ("GB" read as the catalog reads it, GiB).
   if (!r.text("gpu_memory_gib").empty())
     c.fit.available_bytes = r.number("gpu_memory_gib", Bound::between(1, 1024)) * units::kGiB;
@@ -155,9 +200,11 @@ void write_memory_summary(std::ostream& out, const MemoryValidation& v) {
   for (const auto& c : v.cases)
     if (!c.expressible) {
       const std::string& r = c.reason;
-      ++reasons[starts_with(r, "sharded")     ? "sharded (FSDP, ZeRO, optimizer-state sharding)"
+      ++reasons[starts_with(r, "sharded")     ? "sharded other than FSDP or ZeRO-1 over a stated GPU count"
                 : starts_with(r, "model")     ? "model outside the zoo"
                 : starts_with(r, "optimizer") ? "optimizer not modelled (Adafactor, 8-bit Adam)"
+                : starts_with(r, "selective") ? "selective checkpointing of a kind not stated"
+                : starts_with(r, "precision") ? "precision not modelled"
                                               : "GPU not named or not in the catalog"];
     }
   out << "\nmemory fit, published configurations that ran (memory-fit): " << v.cases.size() << " rows, "

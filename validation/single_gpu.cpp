@@ -123,6 +123,7 @@ void express(SingleGpuCase& c) {
   m.attention = c.attention;
   m.memory_format = c.memory_format;
   m.kernels = c.kernels;
+  m.loss = c.loss;
   m.attention_kernel = c.attention_kernel;
   m.activation_checkpointing = c.checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
   m.sequence_lengths = c.sequence_lengths;
@@ -220,6 +221,7 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     if (r.has_value("memory_format"))
       c.memory_format = r.choice("memory_format", kMemoryFormats);
     if (r.has_value("kernels")) c.kernels = r.choice("kernels", kKernelKinds);
+    if (r.has_value("loss")) c.loss = r.choice("loss", kLossKinds);
     if (r.has_value("attention_kernel")) c.attention_kernel = r.choice("attention_kernel", kAttentionKernels);
     if (!r.text("vocab").empty()) c.vocab = r.integer("vocab", 1, 1 << 24);
     c.batch = r.integer("batch_per_gpu", 1, 1 << 20);

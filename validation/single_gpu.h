@@ -18,6 +18,7 @@ struct SingleGpuCase {
   std::string parallelism, attention, checkpointing;  // single|ddp|fsdp|..., eager|fused, none|full|...
   std::string memory_format = "channels_first";  // a CNN's activations: channels_first (NCHW) or channels_last
   std::string kernels = "eager";  // RMSNorm and rotary op by op (eager) or one kernel each (fused)
+  std::string loss = "eager";     // the cross-entropy loss over fp32 logits (eager) or one kernel (fused)
   std::string attention_kernel = "flash2";  // the fused attention kernel's generation: flash2 or flash1
   std::string mixed_precision = "half";  // half-width runs: weights held half (half) or fp32 (autocast)
   std::string sequence_lengths;  // the data's length histogram, batches padded to their longest ("": none)

@@ -155,7 +155,8 @@ void time_streaming_layer(Layer& layer, double batch, const GpuSpec& gpu, const 
                           const AutocastWidth* autocast) {
   const KernelRates rates = kernel_rates(gpu, params, params.precision);
   const double weight_bytes = static_cast<double>(layer.grad_bytes());
-  const double width = layer.kind == "cross_entropy" ? 1.0 : activation_scale(params.precision);
+  const bool fp32_loss = layer.kind == "cross_entropy" && !params.fused_loss;
+  const double width = fp32_loss ? 1.0 : activation_scale(params.precision);
   const double activation_bytes = autocast ? autocast->output : zoo::kActivationBytes * width;
   const auto [in, out] =
       input_output_bytes(layer, batch, autocast ? autocast->input : activation_bytes, activation_bytes);

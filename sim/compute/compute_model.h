@@ -53,6 +53,9 @@ struct ComputeModelParams {
   // folded into it (Transformer Engine, Apex, Liger, torch.compile, XLA);
   // compute/streaming_traffic.h.
   bool eager_modules = true;
+  // The cross-entropy loss as one fused kernel each way (model.loss: fused): a pass over the
+  // logits at their own width, instead of over fp32 copies of them.
+  bool fused_loss = false;
   // What runs its forward again in its backward: the blocks (full; every N-th with
   // checkpoint_every N), their attention cores (selective), or what torchtitan's per-op policy
   // does not keep (selective_op).

@@ -128,10 +128,16 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
     if (k == "dropout" && !in_fused_attention) extra[i] += elements * kMaskBytes;
     if (k == "maxpool") extra[i] += elements * kIndexBytes;
     const bool loss = loss_head(w, i);
-    if (loss) extra[i] += elements * (autocast || !fp16 ? kFp32 : element);
+    // The loss keeps its log-softmax output over the logits, at their width (fp32 under autocast,
+    // which upcasts them, or where the code does: model.loss fp32); fused, it keeps the logits
+    // themselves (and a per-token log-sum-exp, a vocabulary's fraction of them, not counted).
+    const bool fused_loss = loss && model.loss == "fused";
+    const double loss_bytes = autocast || !fp16 || model.loss == "fp32" ? kFp32 : element;
+    if (loss && !fused_loss) extra[i] += elements * loss_bytes;
+    if (fused_loss) tensors[t].saved = true;
     if (!skipped)
       out.largest_tensor_bytes =
-          std::max(out.largest_tensor_bytes, elements * (loss && autocast ? kFp32 : tensors[t].bytes));
+          std::max(out.largest_tensor_bytes, elements * (loss && !fused_loss ? loss_bytes : tensors[t].bytes));
     // The logits go to the loss: the next layer (BERT's next-sentence head) reads another tensor.
     prev = loss ? -1 : t;
   }

@@ -149,7 +149,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
                 "tied_embeddings", "mixed_precision", "attention", "attention_kernel", "memory_format",
-                "kernels", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
+                "kernels", "loss", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
                 "sequence_bin"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
@@ -192,6 +192,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("memory_format"))
     s.memory_format = v->choice("a memory format", kMemoryFormats);
   if (auto v = m.optional("kernels")) s.kernels = v->choice("a kind of kernels", kKernelKinds);
+  if (auto v = m.optional("loss")) s.loss = v->choice("a way to run the loss", kLossKinds);
   if (auto v = m.optional("activation_checkpointing")) read_checkpointing(*v, s);
   read_sequence_lengths(m, s);
   if (s.profile.empty()) check_zoo_options(m, s);

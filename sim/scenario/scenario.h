@@ -22,6 +22,8 @@ namespace scalecast {
 // The values model.memory_format and model.kernels take (the validation tables' columns too).
 inline const std::vector<std::string> kMemoryFormats = {"channels_first", "channels_last"};
 inline const std::vector<std::string> kKernelKinds = {"eager", "fused"};
+// The values model.loss takes: how the cross-entropy loss over the logits runs.
+inline const std::vector<std::string> kLossKinds = {"eager", "fp32", "fused"};
 // How a half-width run holds its weights (ModelSettings::mixed_precision).
 inline const std::vector<std::string> kMixedPrecisionModes = {"half", "autocast"};
 // The values model.attention_kernel takes: which generation of fused attention kernel runs
@@ -60,6 +62,13 @@ struct ModelSettings {
   // ReLU and add folded into the BatchNorm ("fused": Transformer Engine, Megatron-Core, Apex,
   // Liger, torch.compile, XLA).
   std::string kernels = "eager";
+  // Compute and memory: the loss over every token's logits. "eager": F.cross_entropy on the
+  // logits as they come (fp32 under autocast, which upcasts it, and in fp32 runs; a half model's
+  // at its width); "fp32": on an fp32 copy of them (logits.float(), as torchtitan, Hugging Face's
+  // causal LMs and DeepLearningExamples' BERT criterion write it); "fused": one fused kernel each
+  // way (flash-attn's cross-entropy, llm-foundry's default; torch.compile, torchtitan's with
+  // training.compile from 2025-04-02; Liger), the logits' gradient at their own width.
+  std::string loss = "eager";
   // Compute: the catalog's sequence-length histogram the micro-batches are drawn from, each batch
   // padded to its longest sequence ("": every sequence seq_len tokens long, as fixed-length or
   // packed data runs), and the bin of lengths a batch is drawn from, in tokens (LDDL's sequence

@@ -69,6 +69,7 @@ BuiltWorkload build_workload(const Scenario& s) {
   params.eager_modules = s.model.kernels == "eager";
   params.activation_checkpointing = s.model.activation_checkpointing;
   params.checkpoint_every = s.model.checkpoint_every;
+  params.fused_loss = s.model.loss == "fused";
   if (!s.model.profile.empty()) {
     out = profile_workload(s, params);
     out.origin = ComputeOrigin::profile;

@@ -1,9 +1,12 @@
 // The memory estimate against published configurations that ran (issue 43): every expressible row
-// is predicted to fit, the measured peaks are within 15%, no row is dropped silently.
+// is predicted to fit, the measured peaks of unsharded runs are within 15% and of sharded runs
+// within their sources' spread, no row is dropped silently.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "validation/memory_validation.h"
 
@@ -32,14 +35,42 @@ TEST(MemoryValidation, EveryExpressibleRowThatRanIsPredictedToFit) {
   }
 }
 
-TEST(MemoryValidation, MeasuredPeaksWithinFifteenPercent) {
+TEST(MemoryValidation, MeasuredPeaksOfUnshardedRunsWithinFifteenPercent) {
   const MemoryValidation& v = published();
   EXPECT_GE(v.measured(), 3);
   for (const auto& c : v.cases) {
-    if (!c.expressible || c.measured_gib <= 0) continue;
+    if (!c.expressible || c.measured_gib <= 0 || c.fit.shard_gpus > 1) continue;
     EXPECT_LT(std::abs(c.error()), 0.15) << "line " << c.line << ": predicted " << c.predicted_gib << " GiB, measured "
                                          << c.measured_gib;
   }
+}
+
+const MemoryCase& at_line(int line) {
+  for (const auto& c : published().cases)
+    if (c.line == line) return c;
+  throw std::runtime_error("no line " + std::to_string(line));
+}
+
+// Sharded runs (FSDP2 over 8 to 64 GPUs, torchtitan): the same configuration (Llama 3 8B, batch
+// 1 of 8192 tokens, per-op checkpointing, FSDP2 over 8 GPUs) peaks at 47.65 GiB with the loss run
+// eagerly and 33.71 GiB on a later torchtitan that compiles it; one estimate of both misses each
+// by 17% at best. Each within 35%, on average within 25%, and the compiled loss lower.
+TEST(MemoryValidation, MeasuredPeaksOfShardedRunsWithinTheirSpread) {
+  const MemoryValidation& v = published();
+  int rows = 0;
+  double sum = 0;
+  for (const auto& c : v.cases) {
+    if (!c.expressible || c.measured_gib <= 0 || c.fit.shard_gpus == 1) continue;
+    ++rows, sum += std::abs(c.error());
+    EXPECT_LT(std::abs(c.error()), 0.35) << "line " << c.line << ": predicted " << c.predicted_gib << " GiB, measured "
+                                         << c.measured_gib;
+  }
+  EXPECT_GE(rows, 8);
+  EXPECT_LT(sum / rows, 0.25);
+  const MemoryCase &eager = at_line(98), &compiled = at_line(101);
+  ASSERT_TRUE(eager.expressible && compiled.expressible);
+  EXPECT_EQ(eager.fit.shard_gpus, 8);
+  EXPECT_LT(compiled.predicted_gib, eager.predicted_gib - 4);
 }
 
 }  // namespace

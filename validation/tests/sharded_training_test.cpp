@@ -23,8 +23,12 @@ namespace {
 // 19.03 -> 17.90: FSDP's passes over each unit's gradient before its reduce-scatter (assembled
 // and pre-divided on the GPU, sim/schedules/sharding/sharded_schedule.cpp) lengthen each backward.
 // 17.90 -> 17.60: fp8 linears cast their inputs, weights and output gradients (Transformer
-// Engine's cast-transposes) and the output head stays bf16.
-constexpr double kMeasuredMapePct = 17.60;
+// Engine's cast-transposes) and the output head stays bf16. 17.60 -> 17.80: torchtitan's per-op
+// and every-2nd-block checkpointing make 7 more rows expressible, +18..+28% as its others.
+// 17.80 -> 18.95: llm-foundry's loss is flash-attn's fused cross-entropy (the table's `loss`
+// column: fused), a pass over bf16 logits instead of fp32 copies, so its small models come out
+// faster still.
+constexpr double kMeasuredMapePct = 18.95;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =

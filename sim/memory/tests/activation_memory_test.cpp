@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "sim/compute/compute_model.h"
 #include "sim/memory/activation_memory.h"
 #include "sim/memory/memory_fit.h"
 #include "sim/io/units.h"
@@ -125,6 +126,41 @@ TEST(MemoryFit, ThirtyPercentOverIsRefusedWithKnobs) {
     EXPECT_FALSE(fit.fits()) << memory_summary(fit);
     EXPECT_NE(knobs.find("model.batch_per_gpu="), std::string::npos);
   }
+}
+
+// The loss over a half model's logits (model.loss): eager keeps its log-softmax at their width;
+// an fp32 copy first (logits.float()) keeps it, and the backward's two gradients, in fp32; one
+// fused kernel keeps the logits themselves, so as much as eager and no fp32 copy. The compute
+// model runs eager and fp32 over fp32 copies, fused over the logits at their width.
+TEST(ActivationMemory, TheLossKeepsItsLogSoftmaxAtTheWidthItRunsAt) {
+  Scenario s = scenario("gpt", "h100", 2, 512);
+  s.model.options.shape.layers = 1;
+  s.model.options.shape.hidden = 256;
+  s.model.options.shape.heads = 4;
+  s.model.options.vocab_size = 32000;
+  const Workload w = zoo::build_model("gpt", s.model.options);
+  const auto memory = [&](const std::string& loss) {
+    s.model.loss = loss;
+    return activation_memory(w, s.model);
+  };
+  const ActivationMemory eager = memory("eager"), fp32 = memory("fp32"), fused = memory("fused");
+  const double logits = 512.0 * 32000;  // per sample
+  EXPECT_DOUBLE_EQ(fp32.saved_bytes - eager.saved_bytes, logits * (4 - 2));
+  EXPECT_DOUBLE_EQ(fused.saved_bytes, eager.saved_bytes);
+  EXPECT_DOUBLE_EQ(fp32.largest_tensor_bytes, logits * 4);
+  EXPECT_DOUBLE_EQ(fused.largest_tensor_bytes, logits * 2);
+
+  Workload timed_eager = w, timed_fused = w;
+  timed_eager.batch_per_gpu = timed_fused.batch_per_gpu = 2;
+  ComputeModelParams p;
+  p.precision = Precision::bf16;
+  apply_compute_model(timed_eager, find_gpu("h100"), p);
+  p.fused_loss = true;
+  apply_compute_model(timed_fused, find_gpu("h100"), p);
+  const Layer& loss = timed_eager.layers.back();
+  ASSERT_EQ(loss.kind, "cross_entropy");
+  EXPECT_LT(timed_fused.layers.back().backward_s, 0.6 * loss.backward_s);
+  EXPECT_DOUBLE_EQ(timed_fused.layers[1].forward_s, timed_eager.layers[1].forward_s);
 }
 
 }  // namespace

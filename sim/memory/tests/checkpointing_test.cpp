@@ -159,6 +159,11 @@ TEST(Checkpointing, ScenarioKeyTakesModesAndBooleans) {
   EXPECT_EQ(parse_scenario(scenario_with("full"), "scen.yaml").model.checkpoint_every, 1);
   for (const std::string bad : {"every-0", "every-", "every-x", "every-12345"})
     EXPECT_THROW(parse_scenario(scenario_with(bad), "scen.yaml"), InputError) << bad;
+  // model.loss beside it: eager by default, fp32 or fused, anything else refused at its line.
+  EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml").model.loss, "eager");
+  EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml", {"model.loss=fused"}).model.loss, "fused");
+  EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml", {"model.loss=fp32"}).model.loss, "fp32");
+  EXPECT_THROW(parse_scenario(testing::kBaseScenario, "scen.yaml", {"model.loss=compiled"}), InputError);
   EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml").model.activation_checkpointing, Checkpointing::none);
   EXPECT_EQ(parse_scenario(testing::kBaseScenario, "scen.yaml", {"model.activation_checkpointing=selective"})
                 .model.activation_checkpointing,
