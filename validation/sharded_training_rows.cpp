@@ -170,6 +170,9 @@ std::string scenario_text(const ShardedRow& row, const Shape& shape, int gpus_pe
   text += fmt::format("  name: {}\n  layers: {}\n  hidden: {}\n  heads: {}\n", shape.family, shape.layers, shape.hidden,
                       shape.heads);
   if (shape.family == "llama") text += fmt::format("  kv_heads: {}\n", shape.kv_heads);
+  // MPT has no dropout: MPTConfig's attn_pdrop, resid_pdrop and emb_pdrop default to 0
+  // (llmfoundry/models/mpt/configuration_mpt.py) and the benchmark yamls set none.
+  if (lower(row.model).starts_with("mpt")) text += "  dropout: false\n";
   text += fmt::format(
       "  intermediate: {}\n  vocab_size: {}\n  seq_len: {}\n  batch_per_gpu: {}\n  accumulation_steps: {}\n"
       "  precision: {}\n  optimizer: adam\n  attention: fused\n  activation_checkpointing: {}\n",

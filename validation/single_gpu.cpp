@@ -142,6 +142,8 @@ void express(SingleGpuCase& c) {
     m.options.shape.heads = n[2];
     m.options.shape.intermediate = n[3];
     if (llama && n.size() > 4) m.options.shape.kv_heads = n[4];
+    // llm-foundry's rows are MPT, which has no dropout (MPTConfig's pdrops default to 0).
+    if (c.source == "foundry_bench") m.options.shape.dropout = false;
   } else if (zoo::has_model(c.model)) {
     m.name = c.model;
   } else {

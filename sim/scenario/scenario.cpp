@@ -100,6 +100,7 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
       v->fail("a divisor of heads (" + std::to_string(shape.heads) + ")");
   }
   if (auto v = read("tied_embeddings")) shape.tied_embeddings = v->boolean();
+  if (auto v = read("dropout")) shape.dropout = v->boolean();
 }
 
 // none, full, selective, selective-op or every-N (full on every N-th block); a YAML boolean, as
@@ -148,7 +149,7 @@ void read_sequence_lengths(const YamlReader& m, ModelSettings& s) {
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings", "mixed_precision", "attention", "attention_kernel", "memory_format",
+                "tied_embeddings", "dropout", "mixed_precision", "attention", "attention_kernel", "memory_format",
                 "kernels", "loss", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
                 "sequence_bin"});
   ModelSettings s;

@@ -35,6 +35,7 @@ struct GptConfig {
   int positions = 1024;         // rows of the position table (0: the sequence length)
   int vocab = 50257;
   bool tied_embeddings = true;  // the LM head reuses the token embedding's weight
+  bool dropout = true;          // GPT-2's dropout after the embeddings, attention and each branch
 };
 inline constexpr GptConfig kGpt2{12, 768, 12, 3072, 1024, 50257, true};
 inline constexpr GptConfig kGpt2Medium{24, 1024, 16, 4096, 1024, 50257, true};

@@ -17,20 +17,21 @@ struct Dims {
   int64_t intermediate;
 };
 
-// ln_1, fused QKV (Conv1D c_attn), attention, c_proj, residual; ln_2, MLP, residual.
-void block(NetBuilder& net, const std::string& p, const Dims& d) {
+// ln_1, fused QKV (Conv1D c_attn), attention, c_proj, residual; ln_2, MLP, residual; the
+// dropout layers only where the model has them.
+void block(NetBuilder& net, const std::string& p, const Dims& d, bool dropout) {
   const int64_t activations = d.seq * d.hidden;
   layernorm(net, p + "ln_1", d.seq, d.hidden);
   linear(net, p + "attn.c_attn", d.seq, d.hidden, 3 * d.hidden);
-  attention(net, p + "attn.", d.seq, d.hidden, d.heads, true);
+  attention(net, p + "attn.", d.seq, d.hidden, d.heads, dropout);
   linear(net, p + "attn.c_proj", d.seq, d.hidden, d.hidden);
-  elementwise(net, p + "attn.resid_dropout", "dropout", activations, 1);
+  if (dropout) elementwise(net, p + "attn.resid_dropout", "dropout", activations, 1);
   elementwise(net, p + "attn_residual", "add", activations, 1, 2);
   layernorm(net, p + "ln_2", d.seq, d.hidden);
   linear(net, p + "mlp.c_fc", d.seq, d.hidden, d.intermediate);
   elementwise(net, p + "mlp.act", "gelu", d.seq * d.intermediate, kGeluFlopsPerElement);
   linear(net, p + "mlp.c_proj", d.seq, d.intermediate, d.hidden);
-  elementwise(net, p + "mlp.dropout", "dropout", activations, 1);
+  if (dropout) elementwise(net, p + "mlp.dropout", "dropout", activations, 1);
   elementwise(net, p + "mlp_residual", "add", activations, 1, 2);
 }
 
@@ -47,6 +48,7 @@ GptConfig gpt_config(const TransformerShape& shape) {
   config.intermediate = shape.intermediate > 0 ? shape.intermediate : 4 * shape.hidden;
   config.positions = 0;
   config.tied_embeddings = shape.tied_embeddings.value_or(true);
+  config.dropout = shape.dropout.value_or(true);
   return config;
 }
 
@@ -67,9 +69,9 @@ Workload build_gpt(const GptConfig& config, const ModelOptions& options) {
   embedding(net, "transformer.wte", d.seq, vocab, d.hidden);
   embedding(net, "transformer.wpe", d.seq, positions, d.hidden);
   elementwise(net, "transformer.add_position", "add", activations, 1, 2);
-  elementwise(net, "transformer.drop", "dropout", activations, 1);
+  if (config.dropout) elementwise(net, "transformer.drop", "dropout", activations, 1);
   for (int i = 0; i < config.layers; ++i) {
-    block(net, "transformer.h." + std::to_string(i) + ".", d);
+    block(net, "transformer.h." + std::to_string(i) + ".", d, config.dropout);
   }
   layernorm(net, "transformer.ln_f", d.seq, d.hidden);
   lm_head(net, d.seq, d.hidden, vocab, config.tied_embeddings);

@@ -39,7 +39,7 @@ const std::vector<Entry>& registry() {
                "ray-project/distml JAX stax ResNet50, MNIST 28x28x1, 10 classes", "images"),
          [](const ModelOptions& o) { return build_distml_resnet(50, o); }},
         {{"gpt", "GPT-style decoder by shape (HF GPT2LMHeadModel layout)", "sequences",
-          {"layers", "hidden", "heads", "intermediate", "tied_embeddings"},
+          {"layers", "hidden", "heads", "intermediate", "tied_embeddings", "dropout"},
           {"layers", "hidden", "heads"}},
          [](const ModelOptions& o) { return build_gpt(gpt_config(o.shape), o); }},
         {fixed("gpt2", "GPT-2 small (HF GPT2LMHeadModel, 12x768, tied embeddings)", "sequences"),

@@ -20,6 +20,9 @@ struct TransformerShape {
   int kv_heads = 0;                     // grouped-query attention: K/V heads (0: = heads)
   int intermediate = 0;                 // MLP width (gpt: 4 x hidden by default)
   std::optional<bool> tied_embeddings;  // output head shares the token embedding's weight
+  // gpt: GPT-2's dropout layers (true, the default) or none (false: MPT, whose attn_pdrop,
+  // resid_pdrop and emb_pdrop default to 0, and PyTorch's dropout at p = 0 returns its input)
+  std::optional<bool> dropout;
 };
 
 // Settings a model may take; each model reads the ones that apply to it.

@@ -27,8 +27,9 @@ namespace {
 // and every-2nd-block checkpointing make 7 more rows expressible, +18..+28% as its others.
 // 17.80 -> 18.95: llm-foundry's loss is flash-attn's fused cross-entropy (the table's `loss`
 // column: fused), a pass over bf16 logits instead of fp32 copies, so its small models come out
-// faster still.
-constexpr double kMeasuredMapePct = 18.95;
+// faster still. 18.95 -> 20.40: MPT has no dropout (MPTConfig's pdrops default to 0), so its
+// rows lose GPT-2's dropout kernels and come out faster again.
+constexpr double kMeasuredMapePct = 20.40;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =
