@@ -142,8 +142,8 @@ void express(SingleGpuCase& c) {
     m.options.shape.heads = n[2];
     m.options.shape.intermediate = n[3];
     if (llama && n.size() > 4) m.options.shape.kv_heads = n[4];
-    // llm-foundry's rows are MPT, which has no dropout (MPTConfig's pdrops default to 0).
-    if (c.source == "foundry_bench") m.options.shape.dropout = false;
+    // MPT has no dropout (MPTConfig's pdrops default to 0), as the sharded table reads it too.
+    if (c.model_as_published.starts_with("MPT")) m.options.shape.dropout = false;
   } else if (zoo::has_model(c.model)) {
     m.name = c.model;
   } else {
@@ -213,6 +213,7 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     c.source = r.non_empty("source");
     c.gpu = r.non_empty("gpu");
     c.model = r.non_empty("model");
+    c.model_as_published = r.text("model_as_published");
     c.precision = r.non_empty("precision");
     c.unit = r.non_empty("unit");
     c.gpus = r.integer("gpus", 1, 1 << 20);

@@ -14,7 +14,7 @@ namespace scalecast::validation {
 
 struct SingleGpuCase {
   int line = 0;               // in throughput.csv
-  std::string source, gpu, model, precision, unit;
+  std::string source, gpu, model, model_as_published, precision, unit;
   std::string parallelism, attention, checkpointing;  // single|ddp|fsdp|..., eager|fused, none|full|...
   std::string memory_format = "channels_first";  // a CNN's activations: channels_first (NCHW) or channels_last
   std::string kernels = "eager";  // RMSNorm and rotary op by op (eager) or one kernel each (fused)

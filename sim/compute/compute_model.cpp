@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/compute/autocast_widths.h"
+#include "sim/compute/checkpoint_policy.h"
 #include "sim/compute/kernel_times.h"
 #include "sim/compute/streaming_traffic.h"
 #include "sim/io/input_error.h"
@@ -182,31 +183,26 @@ double optimizer_bytes_per_parameter(const std::string& optimizer) {
 // or every N-th); the embeddings, the output head and the loss stay outside them. Selective: the
 // attention core, from the scores product (Q K^T) to the context product (P V), both included;
 // with fused attention that is the one flash kernel, timed on the scores layer. selective_op:
-// torchtitan's policy keeps the output of every other matrix product of a block (the 1st, 3rd,
-// ... in forward order: aten.mm counted per block, the even ones recomputed) and of SDPA's fused
-// kernel; everything else in the block (norms, rotary, activations, residual adds, eager
-// attention's batched products) runs again.
+// everything in a block that torchtitan's policy does not keep (compute/checkpoint_policy.h):
+// norms, rotary, activations, residual adds, every second product, eager attention's batched
+// products.
 std::vector<bool> recomputed(const Workload& workload, const Recompute& how) {
   std::vector<bool> again(workload.layers.size(), false);
+  const std::vector<bool> kept = how.mode == Checkpointing::selective_op
+                                     ? compute::kept_by_op_policy(workload, how.fused_attention)
+                                     : std::vector<bool>(workload.layers.size(), false);
   bool in_core = false;
-  std::string block;
-  int products = 0;
   for (std::size_t i = 0; i < workload.layers.size(); ++i) {
     const Layer& layer = workload.layers[i];
     if (how.mode == Checkpointing::full) {
       const bool outside = layer.kind == "embedding" || layer.name == "lm_head" || layer.kind == "cross_entropy";
-      const int index = how.every > 1 ? zoo::block_index(layer.name) : 0;
-      again[i] = !outside && (how.every <= 1 || (index >= 0 && (index + 1) % how.every == 0));
+      again[i] = !outside && (how.every <= 1 || !compute::checkpointed_block(layer.name, how).empty());
     } else if (how.mode == Checkpointing::selective) {
       if (layer.kind == "attention" && layer.name.ends_with("scores")) in_core = true;
       again[i] = in_core;
       if (layer.kind == "attention" && layer.name.ends_with("context")) in_core = false;
     } else if (how.mode == Checkpointing::selective_op) {
-      const std::string now = zoo::block_of(layer.name);
-      if (now != block) block = now, products = 0;
-      const bool kept = (layer.kind == "linear" && ++products % 2 == 1) ||
-                        (how.fused_attention && layer.kind == "attention");
-      again[i] = !block.empty() && !kept;
+      again[i] = !compute::checkpointed_block(layer.name, how).empty() && !kept[i];
     }
   }
   return again;

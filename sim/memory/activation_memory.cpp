@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/compute/autocast_widths.h"
+#include "sim/compute/checkpoint_policy.h"
 #include "sim/zoo/layers.h"
 
 namespace scalecast {
@@ -43,13 +44,6 @@ bool saves_output(const std::string& kind) {
 bool loss_head(const Workload& w, std::size_t i) {
   const std::string& n = w.layers[i].name;
   return i + 1 == w.layers.size() || n == "lm_head" || n.ends_with(".decoder");
-}
-// The block whose forward a checkpointing mode runs again for this layer, empty where none does:
-// every block under full (or every N-th: the N-th, 2N-th, ...), each under selective_op.
-std::string checkpointed_block(const std::string& layer, Checkpointing mode, int every) {
-  if (mode != Checkpointing::full && mode != Checkpointing::selective_op) return {};
-  if (mode == Checkpointing::full && every > 1 && (zoo::block_index(layer) + 1) % every != 0) return {};  // -1: outside
-  return zoo::block_of(layer);
 }
 
 }  // namespace
@@ -147,16 +141,14 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
   double outside = tensors.front().total();
   std::vector<bool> counted(tensors.size(), false);
   counted[0] = true;
-  const Checkpointing mode = model.activation_checkpointing;
-  const bool selective = mode == Checkpointing::selective;
-  const bool op = mode == Checkpointing::selective_op;
+  const Recompute how{model.activation_checkpointing, model.checkpoint_every, fused};
+  const bool selective = how.mode == Checkpointing::selective;
+  const bool op = how.mode == Checkpointing::selective_op;
+  const std::vector<bool> kept = op ? compute::kept_by_op_policy(w, fused) : std::vector<bool>{};
   double recompute = 0;  // the largest block or attention core recomputed at once
   double core_bytes = 0;
-  std::string products_of;  // selective_op: the block whose matrix products are being counted
-  int products = 0;
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
-    const Layer& l = w.layers[i];
-    const std::string block = checkpointed_block(l.name, mode, model.checkpoint_every);
+    const std::string block = compute::checkpointed_block(w.layers[i].name, how);
     double bytes = extra[i];
     const int t = tensor_of[i];
     const bool first_use = !counted[t];
@@ -164,16 +156,11 @@ ActivationMemory activation_memory(const Workload& w, const ModelSettings& model
       counted[t] = true;
       bytes += tensors[t].total();
     }
-    if (op && !block.empty()) {
-      // torchtitan's policy keeps every other product's output and the fused attention kernel's
-      // (its output and log-sum-exp) whatever reads them; the rest of the block runs again.
-      if (block != products_of) products_of = block, products = 0;
-      const bool keeps = (l.kind == "linear" && ++products % 2 == 1) || (fused && l.kind == "attention");
-      if (keeps) {
-        const double output = first_use ? tensors[t].elements * tensors[t].bytes : 0;
-        outside += extra[i] + output;
-        bytes -= extra[i] + (first_use && tensors[t].saved ? output : 0);
-      }
+    if (op && !block.empty() && kept[i]) {
+      // What torchtitan's policy keeps stays whatever reads it; the rest of the block runs again.
+      const double output = first_use ? tensors[t].elements * tensors[t].bytes : 0;
+      outside += extra[i] + output;
+      bytes -= extra[i] + (first_use && tensors[t].saved ? output : 0);
     }
     if (selective && in_core[i]) {
       core_bytes = (i > 0 && in_core[i - 1] ? core_bytes : 0) + bytes;
