@@ -146,6 +146,8 @@ void express(SingleGpuCase& c) {
     if (c.model_as_published.starts_with("MPT")) m.options.shape.dropout = false;
   } else if (zoo::has_model(c.model)) {
     m.name = c.model;
+    m.options.shape.head = c.head;
+    m.options.shape.mlm_positions = c.mlm_positions;
   } else {
     c.reason = "model " + c.model + " not in the zoo";
     return;
@@ -234,6 +236,8 @@ SingleGpuValidation validate_single_gpu(const std::string& folder) {
     if (r.has_value("sequence_lengths"))
       c.sequence_lengths = r.choice("sequence_lengths", length_histogram_names());
     if (r.has_value("sequence_bin")) c.sequence_bin = r.integer("sequence_bin", 1, 1 << 20);
+    if (r.has_value("head")) c.head = r.choice("head", {"pretraining", "question-answering"});
+    if (r.has_value("mlm_positions")) c.mlm_positions = r.integer("mlm_positions", 1, 1 << 20);
     if (!c.sequence_lengths.empty() && find_length_histogram(c.sequence_lengths).max_length != c.seq_len)
       throw InputError(InputKind::file, fmt::format("{}:{}: sequence_lengths: expected a histogram cut to seq_len "
                                                     "{}, got {}", r.file(), r.line(), c.seq_len, c.sequence_lengths));

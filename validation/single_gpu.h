@@ -23,6 +23,8 @@ struct SingleGpuCase {
   std::string mixed_precision = "half";  // half-width runs: weights held half (half) or fp32 (autocast)
   std::string sequence_lengths;  // the data's length histogram, batches padded to their longest ("": none)
   int sequence_bin = 0;          // tokens per bin of lengths a batch is drawn from (0: one bin)
+  std::string head;              // BERT: pretraining ("" too) or question-answering (SQuAD fine-tuning)
+  int mlm_positions = 0;         // BERT pretraining: masked positions the MLM head predicts (0: every token)
   int gpus = 1, nodes = 1, batch = 0, seq_len = 0, vocab = 0;
   int accumulation = 1;       // micro-batches of `batch` per optimizer step (and gradient sync)
   double published = 0;       // samples/s of one GPU (tokens/s converted by the sequence length)

@@ -101,6 +101,8 @@ void read_shape(const YamlReader& m, const zoo::ModelInfo* model, zoo::Transform
   }
   if (auto v = read("tied_embeddings")) shape.tied_embeddings = v->boolean();
   if (auto v = read("dropout")) shape.dropout = v->boolean();
+  if (auto v = read("head")) shape.head = v->choice("a BERT head", {"pretraining", "question-answering"});
+  if (auto v = read("mlm_positions")) shape.mlm_positions = v->integer(1, ranges::kMaxSequence);
 }
 
 // none, full, selective, selective-op or every-N (full on every N-th block); a YAML boolean, as
@@ -149,7 +151,7 @@ void read_sequence_lengths(const YamlReader& m, ModelSettings& s) {
 ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
-                "tied_embeddings", "dropout", "mixed_precision", "attention", "attention_kernel", "memory_format",
+                "tied_embeddings", "dropout", "head", "mlm_positions", "mixed_precision", "attention", "attention_kernel", "memory_format",
                 "kernels", "loss", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
                 "sequence_bin"});
   ModelSettings s;
@@ -177,6 +179,11 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("seq_len")) s.options.seq_len = v->integer(1, ranges::kMaxSequence);
   if (auto v = m.optional("vocab_size")) s.options.vocab_size = v->integer(1, ranges::kMaxVocabulary);
   if (auto v = m.optional("image_size")) s.options.image_size = v->integer(1, ranges::kMaxImageSize);
+  if (auto v = m.optional("mlm_positions")) {
+    if (s.options.shape.head == "question-answering") v->fail("no mlm_positions with head question-answering");
+    if (s.options.shape.mlm_positions > s.options.seq_len)
+      v->fail(fmt::format("at most model.seq_len ({})", s.options.seq_len));
+  }
   if (auto v = m.optional("precision")) {
     s.precision = parse_precision(v->choice("a precision", {"fp32", "tf32", "fp16", "bf16", "fp8"}));
   }

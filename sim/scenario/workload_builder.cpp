@@ -2,6 +2,9 @@
 // (sim/scenario/profile_workload). A measured single-GPU throughput rescales either to its iteration time.
 #include "sim/scenario/workload_builder.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -35,6 +38,12 @@ Workload zoo_workload(const Scenario& s, const ComputeModelParams& params) {
   for (const WeightedLength& padded : lengths) {
     zoo::ModelOptions options = s.model.options;
     options.seq_len = padded.length;
+    // BERT masks a share of each sequence's tokens (15%: max_predictions_per_seq of seq_len), so a
+    // shorter batch has its masked-LM positions in proportion.
+    if (options.shape.mlm_positions > 0)
+      options.shape.mlm_positions = static_cast<int>(std::max<int64_t>(
+          1, static_cast<int64_t>(std::ceil(static_cast<double>(s.model.options.shape.mlm_positions) *
+                                            padded.length / s.model.options.seq_len))));
     const Workload at = timed(options);
     if (at.layers.size() != workload.layers.size())
       throw std::logic_error(s.model.name + " has another number of layers at sequence length " +

@@ -1,5 +1,5 @@
-// HuggingFace BertForPreTraining (masked-LM and next-sentence heads) built layer by layer.
-// Reference: HuggingFace transformers models/bert/modeling_bert.py (BertForPreTraining).
+// HuggingFace BertForPreTraining (masked-LM and next-sentence heads) or BertForQuestionAnswering
+// built layer by layer. Reference: HuggingFace transformers models/bert/modeling_bert.py.
 #include <stdexcept>
 #include <string>
 
@@ -58,26 +58,36 @@ void encoder_layer(NetBuilder& net, const std::string& p, const Dims& d) {
   output_block(net, p + "output.", d, d.intermediate);
 }
 
-void heads(NetBuilder& net, const Dims& d, int64_t vocab) {
+// BertForPreTraining's heads: the pooler and next-sentence prediction on the first token, the
+// masked-LM transform, decoder and loss on `mlm_rows` positions of each sequence.
+void pretraining_heads(NetBuilder& net, const Dims& d, int64_t vocab, int64_t mlm_rows) {
   // BertPooler: dense + tanh on the first token only.
   linear(net, "bert.pooler.dense", 1, d.hidden, d.hidden);
   elementwise(net, "bert.pooler.activation", "tanh", d.hidden, kTanhFlopsPerElement);
-  // BertLMPredictionHead on every token.
   const std::string p = "cls.predictions.";
-  linear(net, p + "transform.dense", d.seq, d.hidden, d.hidden);
-  elementwise(net, p + "transform.transform_act_fn", "gelu", d.seq * d.hidden,
-              kGeluFlopsPerElement);
-  layernorm(net, p + "transform.LayerNorm", d.seq, d.hidden);
-  // The decoder's weight is tied to the word embeddings (its gradient is accumulated there), so
-  // its only own parameter is the output bias, registered as cls.predictions.bias.
-  const double decoder_flops = 2.0 * static_cast<double>(d.seq * d.hidden) *
-                                   static_cast<double>(vocab) +
-                               static_cast<double>(d.seq * vocab);
-  Layer& decoder =
-      net.add(p + "decoder", "linear", decoder_flops, d.seq * d.hidden, d.seq * vocab);
+  linear(net, p + "transform.dense", mlm_rows, d.hidden, d.hidden);
+  elementwise(net, p + "transform.transform_act_fn", "gelu", mlm_rows * d.hidden, kGeluFlopsPerElement);
+  layernorm(net, p + "transform.LayerNorm", mlm_rows, d.hidden);
+  // The decoder: a product with the word embeddings' weight (tied, so its gradient is accumulated
+  // there and its only own parameter is the output bias, registered as cls.predictions.bias),
+  // then the masked-LM loss over its logits (BertForPreTraining's CrossEntropyLoss).
+  Layer& decoder = net.add(p + "decoder", "linear",
+                           2.0 * static_cast<double>(mlm_rows * d.hidden) * static_cast<double>(vocab) +
+                               static_cast<double>(mlm_rows * vocab),
+                           mlm_rows * d.hidden, mlm_rows * vocab);
+  decoder.matmul = {.m = static_cast<double>(mlm_rows), .n = static_cast<double>(vocab),
+                    .k = static_cast<double>(d.hidden)};
   net.param(decoder, p + "bias", vocab);
+  cross_entropy(net, "loss", mlm_rows, vocab);
   // Next-sentence prediction on the pooled output.
   linear(net, "cls.seq_relationship", 1, d.hidden, 2);
+}
+
+// BertForQuestionAnswering's head: a start and an end logit for every token, each a loss over the
+// sequence's positions.
+void question_answering_head(NetBuilder& net, const Dims& d) {
+  linear(net, "qa_outputs", d.seq, d.hidden, 2);
+  cross_entropy(net, "loss", 2, d.seq);
 }
 
 }  // namespace
@@ -91,6 +101,13 @@ Workload build_bert(const BertConfig& config, const ModelOptions& options) {
     throw InputError("bert: vocab_size must be positive, got " +
                      std::to_string(options.vocab_size));
   }
+  if (options.shape.mlm_positions > options.seq_len) {
+    throw InputError("bert: mlm_positions (" + std::to_string(options.shape.mlm_positions) +
+                     ") must be at most seq_len (" + std::to_string(options.seq_len) + ")");
+  }
+  if (options.shape.mlm_positions > 0 && options.shape.head == "question-answering") {
+    throw InputError("bert: no mlm_positions with head question-answering (it has no masked-LM head)");
+  }
   const Dims d{options.seq_len, config.hidden, config.heads, config.intermediate};
   const int64_t vocab = options.vocabulary(kVocab);
   NetBuilder net(options.bytes_per_element, ParamStyle::kTorch);
@@ -98,7 +115,10 @@ Workload build_bert(const BertConfig& config, const ModelOptions& options) {
   for (int i = 0; i < config.layers; ++i) {
     encoder_layer(net, "bert.encoder.layer." + std::to_string(i) + ".", d);
   }
-  heads(net, d, vocab);
+  if (options.shape.head == "question-answering")
+    question_answering_head(net, d);
+  else
+    pretraining_heads(net, d, vocab, options.shape.mlm_positions > 0 ? options.shape.mlm_positions : d.seq);
   return net.finish();
 }
 

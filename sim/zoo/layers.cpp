@@ -177,10 +177,12 @@ void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool 
         .matmul = {.m = static_cast<double>(rows), .n = static_cast<double>(vocab),
                    .k = static_cast<double>(hidden)};
   }
-  // The loss over every token's logits: log_softmax (max, exp-sum, subtract) and the target's
-  // pick, in fp32 whatever the run's precision (autocast runs log_softmax in fp32).
-  net.add("loss", "cross_entropy", kSoftmaxFlopsPerElement * static_cast<double>(rows * vocab), rows * vocab,
-          rows * vocab);
+  cross_entropy(net, "loss", rows, vocab);
+}
+
+void cross_entropy(NetBuilder& net, const std::string& name, int64_t rows, int64_t classes) {
+  net.add(name, "cross_entropy", kSoftmaxFlopsPerElement * static_cast<double>(rows * classes), rows * classes,
+          rows * classes);
 }
 
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads) {

@@ -115,6 +115,9 @@ void attention(NetBuilder& net, const std::string& prefix, int64_t seq, int64_t 
 // cross-entropy loss ("loss"). Tied: the head's weight is the token embedding's, whose gradient
 // collects it, so it has no tensor of its own.
 void lm_head(NetBuilder& net, int64_t rows, int64_t hidden, int64_t vocab, bool tied);
+// A cross-entropy loss over `rows` rows of `classes` logits: log_softmax (max, exp-sum, subtract)
+// and the target's pick.
+void cross_entropy(NetBuilder& net, const std::string& name, int64_t rows, int64_t classes);
 // Throws an InputError (prefixed with `model`) unless heads divides hidden and kv_heads
 // divides heads, all positive.
 void check_heads(const std::string& model, int64_t hidden, int64_t heads, int64_t kv_heads);

@@ -25,9 +25,11 @@ struct Entry {
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> entries = [] {
     std::vector<Entry> list = {
-        {fixed("bert-base", "BERT-Base pretraining (HF BertForPreTraining, 12x768)", "sequences"),
+        {{"bert-base", "BERT-Base pretraining (HF BertForPreTraining, 12x768; or head: question-answering)",
+          "sequences", {"head", "mlm_positions"}, {}},
          [](const ModelOptions& o) { return build_bert(kBertBase, o); }},
-        {fixed("bert-large", "BERT-Large pretraining (HF BertForPreTraining, 24x1024)", "sequences"),
+        {{"bert-large", "BERT-Large pretraining (HF BertForPreTraining, 24x1024; or head: question-answering)",
+          "sequences", {"head", "mlm_positions"}, {}},
          [](const ModelOptions& o) { return build_bert(kBertLarge, o); }},
         {fixed("distml-resnet101-mnist",
                "ray-project/distml JAX stax ResNet101, MNIST 28x28x1, 10 classes", "images"),

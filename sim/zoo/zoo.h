@@ -23,6 +23,15 @@ struct TransformerShape {
   // gpt: GPT-2's dropout layers (true, the default) or none (false: MPT, whose attn_pdrop,
   // resid_pdrop and emb_pdrop default to 0, and PyTorch's dropout at p = 0 returns its input)
   std::optional<bool> dropout;
+  // bert: the task head: "pretraining" (the default: BertForPreTraining's masked-LM and
+  // next-sentence heads) or "question-answering" (BertForQuestionAnswering: a start and an end
+  // logit for every token, no pooler).
+  std::string head;
+  // bert pretraining: the positions per sequence the masked-LM head predicts (BERT's
+  // max_predictions_per_seq, gathered before the head by Google's TensorFlow BERT, PaddlePaddle's
+  // and DeepLearningExamples' PyTorch BERT with its dense sequence output); 0: every token, as
+  // Hugging Face's BertForPreTraining runs it.
+  int mlm_positions = 0;
 };
 
 // Settings a model may take; each model reads the ones that apply to it.

@@ -68,7 +68,8 @@ GeneratedCase generate_case(std::mt19937_64& rng, int index, const Bounds& b) {
   // A small decoder for the models built by shape.
   const std::map<std::string, std::string> shape = {
       {"layers", "2"},   {"hidden", "256"},       {"heads", "4"},
-      {"kv_heads", "2"}, {"intermediate", "688"}, {"tied_embeddings", "true"}, {"dropout", "true"}};
+      {"kv_heads", "2"}, {"intermediate", "688"}, {"tied_embeddings", "true"}, {"dropout", "true"},
+      {"head", "pretraining"}, {"mlm_positions", "20"}};
   for (const auto& key : zoo::model_info(model)->shape_keys)
     y << "  " << key << ": " << shape.at(key) << "\n";
   y << "gpu:\n  type: " << pick(rng, gpus) << "\n";

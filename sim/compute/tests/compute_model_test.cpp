@@ -346,6 +346,24 @@ TEST(ComputeModel, ScenarioMemoryFormatReachesTheConvolutions) {
   EXPECT_LT(build_workload(nhwc).workload.compute_s(), nchw);
 }
 
+// Batches padded to shorter lengths mask the same share of their tokens: the masked-LM head's
+// positions scale with the length (LDDL's phase 2: 80 of 512 tokens), and never exceed it.
+TEST(ComputeModel, PaddedBatchesMaskTheirShareOfPositions) {
+  std::string text = testing::kBaseScenario;
+  const std::string name = "  name: resnet50\n";
+  text.replace(text.find(name), name.size(), "  name: bert-large\n  seq_len: 512\n  mlm_positions: 80\n");
+  const auto decoder_s = [&](const std::vector<std::string>& sets) {
+    const Workload w = build_workload(parse_scenario(text, "scen.yaml", sets)).workload;
+    for (const Layer& d : w.layers)
+      if (d.name == "cls.predictions.decoder") return d.forward_s + d.backward_s;
+    return 0.0;
+  };
+  const double full_length = decoder_s({});
+  const double padded = decoder_s({"model.sequence_lengths=wikipedia-bert-512", "model.sequence_bin=64"});
+  EXPECT_GT(padded, 0);
+  EXPECT_LT(padded, 0.8 * full_length);
+}
+
 TEST(StreamingTraffic, EagerModulesRunEachOpAsAKernel) {
   const double elements = 1000, width = 2;  // bf16
   const double bytes = elements * width;
@@ -400,6 +418,25 @@ const Layer& named(const Workload& w, const std::string& name) {
   for (const Layer& l : w.layers)
     if (l.name == name) return l;
   throw std::runtime_error("no layer " + name);
+}
+
+// BERT's masked-LM decoder is a product with the tied word embeddings: on tensor cores at the
+// product rate, its backward the input's and the weight's gradients (it had been timed as a
+// streaming layer on the CUDA cores, its backward as long as its forward).
+TEST(ComputeModel, BertDecoderIsAProductOnTheTensorCores) {
+  zoo::ModelOptions options;
+  options.seq_len = 128;
+  Workload w = zoo::build_model("bert-large", options);
+  w.batch_per_gpu = 32;
+  ComputeModelParams p;
+  p.precision = Precision::fp16;
+  const GpuSpec& a100 = find_gpu("a100");
+  apply_compute_model(w, a100, p);
+  const Layer& decoder = named(w, "cls.predictions.decoder");
+  const compute::KernelRates rates = kernel_rates(a100, p, Precision::fp16);
+  EXPECT_DOUBLE_EQ(decoder.forward_s, compute::product_s(compute::forward_product(decoder.matmul, 32), 2, rates));
+  EXPECT_LT(decoder.forward_s, decoder.forward_flops * 32 / (4 * a100.fp32_flops));
+  EXPECT_GT(decoder.backward_s, 1.9 * decoder.forward_s);
 }
 
 TEST(ComputeModel, ChannelsFirstBatchNormStreamsOnTheSmsItsChannelsFill) {

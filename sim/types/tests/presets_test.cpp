@@ -18,7 +18,11 @@ namespace {
 TEST(Presets, EveryPresetRunsOnEveryModel) {
   for (const auto& model : zoo::list_models()) {
     zoo::ModelOptions options;
-    options.shape = {2, 256, 4, 2, 512, {}, {}};  // for the models built by shape
+    options.shape.layers = 2;  // for the models built by shape
+    options.shape.hidden = 256;
+    options.shape.heads = 4;
+    options.shape.kv_heads = 2;
+    options.shape.intermediate = 512;
     Workload w = zoo::build_model(model.name, options);
     // The billion-parameter LLMs take a minute here for nothing new: the by-shape ones stand for them.
     if (w.parameters() >= 1'000'000'000) continue;

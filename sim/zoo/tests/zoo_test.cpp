@@ -201,6 +201,68 @@ TEST(Zoo, BertSeqLenChangesFlopsNotParameters) {
   EXPECT_THROW(build_model("bert-base", bert_options(0, 30528)), InputError);
 }
 
+const Layer& layer_named(const Workload& w, const std::string& name) {
+  for (const Layer& layer : w.layers)
+    if (layer.name == name) return layer;
+  throw std::out_of_range("no layer " + name);
+}
+
+bool has_layer(const Workload& w, const std::string& name) {
+  for (const Layer& layer : w.layers)
+    if (layer.name == name) return true;
+  return false;
+}
+
+// The masked-LM decoder is a product (tokens x hidden by hidden x vocab, the word embeddings'
+// weight), followed by its loss over the logits; gathered to the masked positions, the head's
+// layers run on those rows only and the encoder is unchanged.
+TEST(Zoo, BertMaskedLmHeadRunsOnItsPositions) {
+  ModelOptions all = bert_options(128, 30528);
+  const Workload every = build_model("bert-large", all);
+  const Layer& decoder = layer_named(every, "cls.predictions.decoder");
+  EXPECT_DOUBLE_EQ(decoder.matmul.m, 128);
+  EXPECT_DOUBLE_EQ(decoder.matmul.n, 30528);
+  EXPECT_DOUBLE_EQ(decoder.matmul.k, 1024);
+  EXPECT_EQ(layer_named(every, "loss").kind, "cross_entropy");
+  EXPECT_EQ(layer_named(every, "loss").output_elements, 128 * 30528);
+
+  ModelOptions masked = all;
+  masked.shape.mlm_positions = 20;
+  const Workload gathered = build_model("bert-large", masked);
+  EXPECT_EQ(gathered.parameters(), every.parameters());
+  EXPECT_DOUBLE_EQ(layer_named(gathered, "cls.predictions.decoder").matmul.m, 20);
+  EXPECT_DOUBLE_EQ(layer_named(gathered, "cls.predictions.transform.dense").matmul.m, 20);
+  EXPECT_EQ(layer_named(gathered, "loss").output_elements, 20 * 30528);
+  EXPECT_DOUBLE_EQ(layer_named(gathered, "bert.encoder.layer.23.output.dense").forward_flops,
+                   layer_named(every, "bert.encoder.layer.23.output.dense").forward_flops);
+  const double head_flops = layer_named(every, "cls.predictions.decoder").forward_flops;
+  EXPECT_DOUBLE_EQ(layer_named(gathered, "cls.predictions.decoder").forward_flops, head_flops * 20 / 128);
+
+  masked.shape.mlm_positions = 129;
+  EXPECT_THROW(build_model("bert-large", masked), InputError);
+}
+
+// BertForQuestionAnswering: the encoder, then a start and an end logit per token; no pooler,
+// masked-LM or next-sentence head.
+TEST(Zoo, BertQuestionAnsweringHead) {
+  ModelOptions options = bert_options(384, 30528);
+  const Workload pretraining = build_model("bert-large", options);
+  options.shape.head = "question-answering";
+  const Workload squad = build_model("bert-large", options);
+  EXPECT_FALSE(has_layer(squad, "cls.predictions.decoder"));
+  EXPECT_FALSE(has_layer(squad, "bert.pooler.dense"));
+  const Layer& qa = layer_named(squad, "qa_outputs");
+  EXPECT_DOUBLE_EQ(qa.matmul.m, 384);
+  EXPECT_DOUBLE_EQ(qa.matmul.n, 2);
+  EXPECT_EQ(squad.layers.back().name, "loss");
+  // Less the pooler (h^2 + h), the transform (h^2 + h, LayerNorm 2h), the output bias (vocab) and
+  // NSP (2h + 2); plus qa_outputs (2h + 2).
+  const int64_t h = 1024;
+  EXPECT_EQ(pretraining.parameters() - squad.parameters(), 2 * (h * h + h) + 2 * h + 30528);
+  options.shape.mlm_positions = 20;
+  EXPECT_THROW(build_model("bert-large", options), InputError);
+}
+
 TEST(Zoo, ImageSizeChangesCnnFlopsNotParameters) {
   // 448 = 2 * 224 keeps every feature map exactly twice as wide: 4x the FLOPs but for the fc.
   ModelOptions large;

@@ -36,19 +36,19 @@ bool has_grad(const Workload& workload, const std::string& name) {
 
 // GPT-2's position table has n_positions = 1024 rows; the generic gpt's has seq_len rows.
 TEST(ZooTransformers, GenericGptWithGpt2ShapeIsGpt2) {
-  const Workload gpt = build_model("gpt", by_shape({12, 768, 12, 0, 0, {}, {}}, 1024));
+  const Workload gpt = build_model("gpt", by_shape({12, 768, 12, 0, 0, {}, {}, {}, 0}, 1024));
   const Workload gpt2 = build_model("gpt2", by_shape({}, 1024));
   EXPECT_EQ(gpt.parameters(), 124'439'808);
   EXPECT_EQ(gpt.parameters(), gpt2.parameters());
   EXPECT_EQ(gpt.grad_tensor_count(), gpt2.grad_tensor_count());
   EXPECT_DOUBLE_EQ(forward_flops(gpt), forward_flops(gpt2));
   // At seq_len 128 the generic model's position table shrinks by (1024 - 128) x 768.
-  EXPECT_EQ(gpt2.parameters() - build_model("gpt", by_shape({12, 768, 12, 0, 0, {}, {}})).parameters(),
+  EXPECT_EQ(gpt2.parameters() - build_model("gpt", by_shape({12, 768, 12, 0, 0, {}, {}, {}, 0})).parameters(),
             (1024 - 128) * 768);
 }
 
 TEST(ZooTransformers, GenericLlamaWithLlama2ShapeIsLlama2) {
-  const Workload llama = build_model("llama", by_shape({32, 4096, 32, 0, 11008, {}, {}}));
+  const Workload llama = build_model("llama", by_shape({32, 4096, 32, 0, 11008, {}, {}, {}, 0}));
   EXPECT_EQ(llama.parameters(), 6'738'415'616);
   EXPECT_EQ(llama.parameters(), build_model("llama2-7b", ModelOptions{}).parameters());
 }
@@ -56,27 +56,27 @@ TEST(ZooTransformers, GenericLlamaWithLlama2ShapeIsLlama2) {
 // LLaMA-2-70B (meta-llama/Llama-2-70b-hf): 80 x 8192, 64 query heads sharing 8 K/V heads,
 // SwiGLU 28672: 68,976,648,192 parameters.
 TEST(ZooTransformers, GroupedQueryAttentionShrinksKeyAndValueProjections) {
-  const Workload gqa = build_model("llama", by_shape({80, 8192, 64, 8, 28672, {}, {}}));
+  const Workload gqa = build_model("llama", by_shape({80, 8192, 64, 8, 28672, {}, {}, {}, 0}));
   EXPECT_EQ(gqa.parameters(), 68'976'648'192);
-  const Workload mha = build_model("llama", by_shape({80, 8192, 64, 64, 28672, {}, {}}));
+  const Workload mha = build_model("llama", by_shape({80, 8192, 64, 64, 28672, {}, {}, {}, 0}));
   EXPECT_EQ(mha.parameters() - gqa.parameters(), int64_t{80} * 2 * 8192 * (8192 - 1024));
 }
 
 TEST(ZooTransformers, TiedHeadHasNoTensorOfItsOwn) {
-  const Workload untied = build_model("llama", by_shape({2, 256, 4, 0, 688, false, {}}));
-  const Workload tied = build_model("llama", by_shape({2, 256, 4, 0, 688, true, {}}));
+  const Workload untied = build_model("llama", by_shape({2, 256, 4, 0, 688, false, {}, {}, 0}));
+  const Workload tied = build_model("llama", by_shape({2, 256, 4, 0, 688, true, {}, {}, 0}));
   EXPECT_EQ(untied.parameters() - tied.parameters(), 32000 * 256);
   EXPECT_TRUE(has_grad(untied, "lm_head.weight"));
   EXPECT_FALSE(has_grad(tied, "lm_head.weight"));
   EXPECT_DOUBLE_EQ(forward_flops(untied), forward_flops(tied));
-  EXPECT_TRUE(has_grad(build_model("gpt", by_shape({2, 256, 4, 0, 0, false, {}})), "lm_head.weight"));
+  EXPECT_TRUE(has_grad(build_model("gpt", by_shape({2, 256, 4, 0, 0, false, {}, {}, 0})), "lm_head.weight"));
   EXPECT_FALSE(has_grad(build_model("gpt2", ModelOptions{}), "lm_head.weight"));
 }
 
 // MPT by shape: no dropout layers (MPTConfig's pdrops default to 0), the same parameters.
 TEST(ZooTransformers, GptWithoutDropoutDropsOnlyTheDropoutLayers) {
-  const Workload with = build_model("gpt", by_shape({2, 256, 4, 0, 0, {}, {}}));
-  const Workload without = build_model("gpt", by_shape({2, 256, 4, 0, 0, {}, false}));
+  const Workload with = build_model("gpt", by_shape({2, 256, 4, 0, 0, {}, {}, {}, 0}));
+  const Workload without = build_model("gpt", by_shape({2, 256, 4, 0, 0, {}, false, {}, 0}));
   const auto dropouts = [](const Workload& w) {
     return std::count_if(w.layers.begin(), w.layers.end(), [](const Layer& l) { return l.kind == "dropout"; });
   };
@@ -125,9 +125,9 @@ TEST(ZooTransformers, Llama2ForwardFlopsPerToken) {
 
 TEST(ZooTransformers, BadShapesThrow) {
   EXPECT_THROW(build_model("gpt", ModelOptions{}), InputError);
-  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 0, 0, {}, {}})), InputError);
-  EXPECT_THROW(build_model("gpt", by_shape({2, 250, 4, 0, 0, {}, {}})), InputError);
-  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 3, 688, {}, {}})), InputError);
+  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 0, 0, {}, {}, {}, 0})), InputError);
+  EXPECT_THROW(build_model("gpt", by_shape({2, 250, 4, 0, 0, {}, {}, {}, 0})), InputError);
+  EXPECT_THROW(build_model("llama", by_shape({2, 256, 4, 3, 688, {}, {}, {}, 0})), InputError);
   EXPECT_THROW(build_model("gpt2", by_shape({}, 1025)), InputError);
   EXPECT_NO_THROW(build_model("llama2-7b", by_shape({}, 4096)));
 }
