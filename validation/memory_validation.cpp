@@ -63,7 +63,15 @@ void express(const CsvRecord& r, MemoryCase& c) {
     c.reason = c.gpu.empty() ? "the source does not name the GPU" : "GPU " + c.gpu + " not in the catalog";
     return;
   }
-  if (!zoo::has_model(c.model)) {
+  // llm-foundry's MPT by its shape: a gpt without dropout (MPTConfig's pdrops default to 0) whose
+  // head is tied to its embeddings; its ALiBi has no position table, where the zoo's gpt keeps
+  // seq_len x hidden of one (0.1% of MPT-7B).
+  const bool mpt = starts_with(c.model, "mpt-");
+  if (mpt && !r.has_value("layers")) {
+    c.reason = "MPT without its shape (layers, hidden, heads, intermediate, vocab)";
+    return;
+  }
+  if (!mpt && !zoo::has_model(c.model)) {
     c.reason = "model " + c.model + " is not in the zoo";
     return;
   }
@@ -74,15 +82,29 @@ void express(const CsvRecord& r, MemoryCase& c) {
   Scenario s;
   s.compute.gpu = c.gpu;
   ModelSettings& m = s.model;
-  m.name = c.model;
+  m.name = mpt ? "gpt" : c.model;
   m.batch_per_gpu = c.batch;
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
+  if (mpt) {
+    zoo::TransformerShape& shape = m.options.shape;
+    shape.layers = r.integer("layers", 1, 1 << 12);
+    shape.hidden = r.integer("hidden", 1, 1 << 20);
+    shape.heads = r.integer("heads", 1, 1 << 12);
+    shape.intermediate = r.integer("intermediate", 1, 1 << 22);
+    shape.dropout = false;
+    m.options.vocab_size = r.integer("vocab", 1, 1 << 24);
+  }
   if (!r.text("image_size").empty()) m.options.image_size = r.integer("image_size", 1, 4096);
   const std::string& p = c.precision;
   if (p == "fp32") {
     m.precision = Precision::fp32;
   } else if (p == "tf32") {
     m.precision = Precision::tf32;
+  } else if ((p == "amp_fp16" || p == "amp_bf16") && starts_with(sharding, "FSDP")) {
+    // FSDP's mixed precision under autocast (Composer's DEFAULT and PURE: param_dtype the half
+    // width): fp32 shards, half-width gathered units that autocast need not cast.
+    m.precision = p == "amp_bf16" ? Precision::bf16 : Precision::fp16;
+    m.mixed_precision = "half";
   } else if (p == "amp_fp16" || p == "amp_bf16") {
     m.precision = Precision::fp16;  // bf16 has fp16's size
     m.mixed_precision = "autocast";
@@ -105,8 +127,10 @@ void express(const CsvRecord& r, MemoryCase& c) {
   m.optimizer = sgd ? "sgd" : "adam";  // Adam, AdamW, LAMB, RMSprop with momentum: two fp32 states
   // flash-attention's training repo and nanoGPT run flash / SDPA attention, as torchtitan's Llama
   // (F.scaled_dot_product_attention) and torchao's runs of it do; MLPerf's BERT a fused MHA.
+  // llm-foundry's MPT runs FlashAttention (attn_impl flash or triton).
   const bool fused = c.source == "flash-attn-training" || c.source == "nanogpt" || starts_with(c.source, "torchtitan") ||
-                     starts_with(c.source, "torchao") || (starts_with(c.source, "mlperf") && contains(c.model, "bert"));
+                     starts_with(c.source, "torchao") || (starts_with(c.source, "mlperf") && contains(c.model, "bert")) ||
+                     mpt;
   m.attention = fused ? "fused" : "eager";
   // "yes" is HF's gradient_checkpointing (each block), "full" torchtitan's; "selective (op)" and
   // "selective (per-op SAC)" torchtitan's per-op policy; a bare "selective" says neither which
@@ -122,7 +146,7 @@ void express(const CsvRecord& r, MemoryCase& c) {
                                    ? Checkpointing::selective_op
                                    : Checkpointing::none;
   if (!r.text("loss").empty()) m.loss = r.choice("loss", kLossKinds);
-  const Workload w = zoo::build_model(c.model, m.options);
+  const Workload w = zoo::build_model(m.name, m.options);
   c.fit = memory_fit(s, w, state);
   // The published memory, where it is stated ("GB" read as the catalog reads it, GiB).
   if (!r.text("gpu_memory_gib").empty())

@@ -51,6 +51,21 @@ const MemoryCase& at_line(int line) {
   throw std::runtime_error("no line " + std::to_string(line));
 }
 
+// llm-foundry's MPT rows (lines 104-116): the zoo's gpt at each row's shape, without dropout,
+// FSDP over 8 GPUs, bf16 units gathered from fp32 shards; all ran, so all must fit. A row without
+// its shape columns is refused with a reason, not guessed.
+TEST(MemoryValidation, MptRowsAreExpressedByTheirShape) {
+  for (int line = 104; line <= 116; ++line) {
+    const MemoryCase& c = at_line(line);
+    ASSERT_TRUE(c.expressible) << "line " << line << ": " << c.reason;
+    EXPECT_EQ(c.fit.shard_gpus, 8) << "line " << line;
+    EXPECT_TRUE(c.central_fits()) << "line " << line;
+  }
+  // MPT-7B at 6 x 2048 tokens on 80 GB without checkpointing needs more than MPT-7B at 12 x 2048
+  // with it on 40 GB.
+  EXPECT_GT(at_line(104).fit.needed_bytes(), at_line(112).fit.needed_bytes());
+}
+
 // Sharded runs (FSDP2 over 8 to 64 GPUs, torchtitan): the same configuration (Llama 3 8B, batch
 // 1 of 8192 tokens, per-op checkpointing, FSDP2 over 8 GPUs) peaks at 47.65 GiB with the loss run
 // eagerly and 33.71 GiB on a later torchtitan that compiles it; one estimate of both misses each
