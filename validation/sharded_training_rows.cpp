@@ -180,6 +180,7 @@ std::string scenario_text(const ShardedRow& row, const Shape& shape, int gpus_pe
       row.run_precision, row.recompute);
   if (!row.kernels.empty()) text += fmt::format("  kernels: {}\n", row.kernels);
   if (!row.loss.empty()) text += fmt::format("  loss: {}\n", row.loss);
+  if (!row.reduce_precision.empty()) text += fmt::format("  reduce_precision: {}\n", row.reduce_precision);
   if (!row.attention_kernel.empty()) text += fmt::format("  attention_kernel: {}\n", row.attention_kernel);
   text += fmt::format("gpu: {{type: {}}}\ncluster:\n  gpus_per_node: {}\n  fabric: {}\n", row.catalog_gpu, gpus_per_node,
                       board_fabric(row.catalog_gpu));
@@ -325,6 +326,7 @@ std::vector<ShardedRow> read_sharded_rows(const std::string& folder) {
     row.precision = r.text("precision");
     if (r.has_value("kernels")) row.kernels = r.choice("kernels", kKernelKinds);
     if (r.has_value("loss")) row.loss = r.choice("loss", kLossKinds);
+    if (r.has_value("reduce_precision")) row.reduce_precision = r.choice("reduce_precision", {"fp32"});
     if (r.has_value("attention_kernel")) row.attention_kernel = r.choice("attention_kernel", kAttentionKernels);
     row.published = leading_number(r, "tokens_per_s_per_gpu");
     express(r, row);

@@ -40,6 +40,7 @@ struct ShardedRow {
   std::string shape;        // "gpt 24x2048, 16 heads, FFN 8192, vocab 50368"
   std::string kernels;      // model.kernels: eager or fused ("": the scenario's default)
   std::string loss;         // model.loss: eager or fused ("": the scenario's default, eager)
+  std::string reduce_precision;  // model.reduce_precision: fp32 ("": the gradients' own width)
   std::string attention_kernel;  // model.attention_kernel: flash2 or flash1 ("": the default)
   int seq_len = 0, micro_batch = 0, accumulation = 1;
   const SourceNetwork* network = nullptr;

@@ -177,7 +177,12 @@ MemoryFit memory_fit(const Scenario& scenario, const Workload& workload, const S
   // linear weight per forward pass (torch.autocast's weight cache); "half" is ZeRO's accounting.
   const double element = half_width(model.precision) && !amp ? 2 : 4;
   fit.weights_bytes = parameters * element;
-  fit.gradients_bytes = amp ? parameters * 4 : static_cast<double>(workload.grad_bytes());
+  // Gradients reduced in fp32 (model.reduce_precision) are still held as ZeRO's accounting holds
+  // a half model's: FSDP's fp32 shards of parameters and gradients and Adam's moments come to the
+  // same 16 bytes a parameter as 2 + 2 + 12.
+  fit.gradients_bytes = amp                                    ? parameters * 4
+                        : model.reduce_precision == "fp32" ? parameters * element
+                                                           : static_cast<double>(workload.grad_bytes());
   fit.optimizer_bytes = parameters * optimizer_bytes_per_parameter(model);
   // A profile has times, not shapes: its activations come from the zoo model it names, if any.
   const Workload* shapes = &workload;

@@ -152,7 +152,7 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   m.check_keys({"name", "profile", "batch_per_gpu", "seq_len", "vocab_size", "image_size",
                 "precision", "optimizer", "layers", "hidden", "heads", "kv_heads", "intermediate",
                 "tied_embeddings", "dropout", "head", "mlm_positions", "mixed_precision", "attention", "attention_kernel", "memory_format",
-                "kernels", "loss", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
+                "kernels", "loss", "reduce_precision", "activation_checkpointing", "accumulation_steps", "sequence_lengths",
                 "sequence_bin"});
   ModelSettings s;
   if (auto profile = m.optional("profile")) {
@@ -191,6 +191,12 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("mixed_precision"))
     s.mixed_precision = v->choice("a mixed-precision mode", kMixedPrecisionModes);
   s.options.bytes_per_element = gradient_bytes(s.precision, s.mixed_precision);
+  if (auto v = m.optional("reduce_precision")) {
+    s.reduce_precision = v->choice("a gradient reduction width", {"fp32"});
+    if (!half_width(s.precision) || s.mixed_precision == "autocast")
+      v->fail("no reduce_precision unless the model holds half-width parameters (its gradients are fp32 already)");
+    s.options.bytes_per_element = 4;
+  }
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("attention_kernel")) {
     s.attention_kernel = v->choice("a fused attention kernel", kAttentionKernels);

@@ -69,6 +69,11 @@ struct ModelSettings {
   // way (flash-attn's cross-entropy, llm-foundry's default; torch.compile, torchtitan's with
   // training.compile from 2025-04-02; Liger), the logits' gradient at their own width.
   std::string loss = "eager";
+  // Communication and memory: the width gradients are reduced at, "" their own (the model's width,
+  // or fp32 under autocast) or "fp32" (FSDP's MixedPrecision reduce_dtype float32 over half-width
+  // parameters: torchtitan's only choice, Composer's DEFAULT from 0.16.4): gradient messages of 4
+  // bytes a parameter, units gathered at the half width, one cast of each unit's gradient.
+  std::string reduce_precision;
   // Compute: the catalog's sequence-length histogram the micro-batches are drawn from, each batch
   // padded to its longest sequence ("": every sequence seq_len tokens long, as fixed-length or
   // packed data runs), and the bin of lengths a batch is drawn from, in tokens (LDDL's sequence

@@ -93,6 +93,8 @@ BuiltWorkload build_workload(const Scenario& s) {
   out.workload.streaming_bandwidth = kernel_rates(find_gpu(s.compute.gpu), params, params.precision).bandwidth;
   // Under autocast the model holds fp32 weights; its products take half-width copies.
   if (params.autocast && half_width(params.precision)) out.workload.parameter_bytes = 4;
+  // Gradients reduced in fp32 from half-width parameters: units gathered at the half width.
+  if (s.model.reduce_precision == "fp32") out.workload.parameter_bytes = 2;
   if (s.compute.single_gpu_throughput > 0) {
     out.scale_factor = scale_to_throughput(out.workload, s.compute.single_gpu_throughput);
     if (out.origin == ComputeOrigin::model) out.origin = ComputeOrigin::measured_throughput;

@@ -28,8 +28,9 @@ namespace {
 // 17.80 -> 18.95: llm-foundry's loss is flash-attn's fused cross-entropy (the table's `loss`
 // column: fused), a pass over bf16 logits instead of fp32 copies, so its small models come out
 // faster still. 18.95 -> 20.40: MPT has no dropout (MPTConfig's pdrops default to 0), so its
-// rows lose GPT-2's dropout kernels and come out faster again.
-constexpr double kMeasuredMapePct = 20.40;
+// rows lose GPT-2's dropout kernels and come out faster again. 20.40 -> 20.25: torchtitan
+// reduce-scatters its gradients in fp32 (the table's `reduce_precision` column).
+constexpr double kMeasuredMapePct = 20.25;
 
 const ShardedTrainingValidation& shipped() {
   static const ShardedTrainingValidation v =

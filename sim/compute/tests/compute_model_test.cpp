@@ -364,6 +364,22 @@ TEST(ComputeModel, PaddedBatchesMaskTheirShareOfPositions) {
   EXPECT_LT(padded, 0.8 * full_length);
 }
 
+// model.reduce_precision: fp32 over fp16 parameters: gradient tensors (what is reduced) of 4 bytes,
+// units gathered at 2; the compute the same but for the streaming layers' own weights, which the
+// compute model reads at the gradients' width (BatchNorm's scales and shifts: 0.001%).
+TEST(ComputeModel, Fp32ReduceWidensTheGradientsNotTheParameters) {
+  std::string text = testing::kBaseScenario;
+  const std::string batch = "  batch_per_gpu: 64\n";
+  text.replace(text.find(batch), batch.size(), batch + "  precision: fp16\n");
+  const Scenario half = parse_scenario(text, "scen.yaml");
+  const Scenario fp32_reduce = parse_scenario(text, "scen.yaml", {"model.reduce_precision=fp32"});
+  const Workload a = build_workload(half).workload, b = build_workload(fp32_reduce).workload;
+  EXPECT_EQ(b.grad_bytes(), 2 * a.grad_bytes());
+  EXPECT_EQ(b.parameter_bytes, 2);
+  EXPECT_EQ(a.parameter_bytes, 0);
+  EXPECT_NEAR(b.compute_s(), a.compute_s(), 1e-5 * a.compute_s());
+}
+
 TEST(StreamingTraffic, EagerModulesRunEachOpAsAKernel) {
   const double elements = 1000, width = 2;  // bf16
   const double bytes = elements * width;

@@ -446,6 +446,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "scen.yaml:5: model.mlm_positions: ", "expected no mlm_positions with head question-answering"},
         BadCase{"bert_key_for_a_decoder", "  name: resnet50", "  name: gpt\n  layers: 2\n  hidden: 96\n  heads: 12\n"
                 "  mlm_positions: 20", {}, "scen.yaml:7: model.mlm_positions: ", "expected no mlm_positions for gpt"},
+        BadCase{"fp32_reduce_of_fp32_gradients", "  name: resnet50", "  name: resnet50\n  reduce_precision: fp32",
+                {}, "scen.yaml:4: model.reduce_precision: ", "expected no reduce_precision unless the model holds "
+                "half-width parameters"},
+        BadCase{"unknown_reduce_precision", "  name: resnet50", "  name: resnet50\n  precision: bf16\n"
+                "  reduce_precision: fp16", {}, "scen.yaml:5: model.reduce_precision: ",
+                "expected a gradient reduction width (one of fp32), got 'fp16'"},
         BadCase{"unknown_bert_head", "  name: resnet50", "  name: bert-base\n  head: ner", {},
                 "scen.yaml:4: model.head: ", "expected a BERT head (one of pretraining, question-answering), got 'ner'"},
         BadCase{"shape_without_required_key", "  name: resnet50", "  name: gpt\n  hidden: 96\n  heads: 12",

@@ -24,9 +24,10 @@ namespace {
 // FSDP's passes over a unit's gradient before its reduce-scatter, in bytes per parameter
 // (_post_backward_hook): autograd assembles the flat parameter's gradient from its views'
 // (read and written at the width the model holds its parameters), FSDP casts it to the reduce
-// width when that is narrower (read, written) and pre-divides it in place (read, written).
+// width when that differs (read, written: narrower under fp32 parameters, wider under an fp32
+// reduce_dtype) and pre-divides it in place (read, written).
 double flat_gradient_bytes_per_parameter(double parameter_bytes, double reduce_bytes) {
-  const double cast = parameter_bytes > reduce_bytes ? parameter_bytes + reduce_bytes : 0;
+  const double cast = parameter_bytes != reduce_bytes ? parameter_bytes + reduce_bytes : 0;
   return 2 * parameter_bytes + cast + 2 * reduce_bytes;
 }
 

@@ -122,6 +122,26 @@ TEST(ShardedSchedule, FsdpPassesOverEachUnitsGradientAndGathersParametersAsTheMo
   EXPECT_NEAR(backward_s(autocast, 1) - plain, parameters * 18 / 1e12, 1e-12);
 }
 
+// FSDP's reduce_dtype float32 over bf16 parameters (model.reduce_precision: fp32, torchtitan's):
+// gathered at 2 bytes, gradients reduce-scattered at 4, each unit's gradient assembled at 2, cast
+// to 4 (2 read, 4 written) and pre-divided at 4: 18 bytes a parameter.
+TEST(ShardedSchedule, Fp32ReduceScattersWhatHalfWidthParametersGather) {
+  const Cluster c = testing::simple_cluster(2, 4);
+  Workload w = gpt();  // fp32 gradient tensors: the reduce width
+  w.streaming_bandwidth = 1e12;
+  double parameters = 0;
+  for (const WrapUnit& u : wrap_units(w)) parameters += u.parameters;
+  const double plain = backward_s(build_schedule(gpt(), c, make_preset("fsdp"), 2), 1);
+  w.parameter_bytes = 2;
+  const Schedule s = build_schedule(w, c, make_preset("fsdp"), 2);
+  const Counts n = count(s, 1);
+  EXPECT_NEAR(n.bytes.at("reduce_scatter/all"), static_cast<double>(w.grad_bytes()), 1);
+  EXPECT_NEAR(n.bytes.at("reduce_scatter/all"), 4 * parameters, 1);
+  EXPECT_NEAR(backward_s(s, 1) - plain, parameters * 18 / 1e12, 1e-12);
+  const Schedule fp32 = build_schedule(gpt(), c, make_preset("fsdp"), 2);
+  EXPECT_NEAR(n.bytes.at("all_gather/all"), count(fp32, 1).bytes.at("all_gather/all") / 2, 1);
+}
+
 TEST(ShardedSchedule, ShardGradOpKeepsWhatItsForwardGathered) {
   const Schedule s = build_schedule(gpt(), testing::simple_cluster(2, 4), make_preset("fsdp-grad-op"), 2);
   const Counts c = count(s, 1);
