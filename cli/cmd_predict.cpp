@@ -82,6 +82,28 @@ std::string memory_lines(const Scenario& s, const std::vector<MemoryFit>& fits) 
   return text;
 }
 
+// How the scenario runs its model, in its own keys' words: precision and mixed precision,
+// attention, checkpointing, kernels, loss and gradient reduction where they are not the defaults.
+std::string run_settings(const ModelSettings& m) {
+  std::string text = to_string(m.precision);
+  if (half_width(m.precision)) text += m.mixed_precision == "autocast" ? " (autocast over fp32 weights)" : " (half-width weights)";
+  text += ", " + m.attention + " attention";
+  if (m.attention == "fused") text += " (" + m.attention_kernel + ")";
+  const Checkpointing c = m.activation_checkpointing;
+  text += c == Checkpointing::none            ? ", no checkpointing"
+          : c == Checkpointing::selective     ? ", selective checkpointing"
+          : c == Checkpointing::selective_op  ? ", per-op checkpointing"
+          : m.checkpoint_every > 1            ? ", full checkpointing of one block in " + std::to_string(m.checkpoint_every)
+                                              : ", full checkpointing";
+  if (m.kernels != "eager") text += ", " + m.kernels + " kernels";
+  if (m.loss != "eager") text += ", " + m.loss + " loss";
+  if (!m.reduce_precision.empty()) text += ", gradients reduced in " + m.reduce_precision;
+  if (!m.options.shape.head.empty()) text += ", " + m.options.shape.head + " head";
+  if (m.options.shape.mlm_positions > 0)
+    text += ", masked-LM head on " + std::to_string(m.options.shape.mlm_positions) + " positions a sequence";
+  return text;
+}
+
 void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, const std::vector<MemoryFit>& fits,
               const ScenarioInput& input, double interval_pct) {
   const Cluster& c = s.cluster;
@@ -94,6 +116,7 @@ void describe(std::ostream& out, const Scenario& s, const BuiltWorkload& w, cons
       << w.workload.parameters() << " parameters in " << w.workload.grad_tensor_count()
       << " gradient tensors (" << units::format_bytes(static_cast<double>(w.workload.grad_bytes()))
       << ")\n"
+      << "as run    " << run_settings(s.model) << "\n"
       << "compute   " << w.source << ": " << units::format_seconds(w.workload.compute_s())
       << " per iteration on one GPU, " << compute_origin(w) << "\n"
       << memory_lines(s, fits)

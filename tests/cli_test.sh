@@ -38,6 +38,8 @@ check "trace needs one run" 2 "exactly one run" -- "$bin" predict "$scen" --trac
 check "unknown command" 2 "unknown command" -- "$bin" fly
 "$bin" predict "$tmp/bad.yaml" -o "$tmp/out.csv" >/dev/null 2>&1
 check "nothing half-written" 0 "^absent$" -- bash -c "[[ -e '$tmp/out.csv' || -e '$tmp/out.csv.tmp' ]] && echo present || echo absent"
+check "header says how the model runs" 0 "^as run    bf16 \\(half-width weights\\), fused attention \\(flash2\\), full checkpointing$" -- \
+  "$bin" predict "$src/scenarios/whatif-llama2-7b-fsdp-h100.yaml" -m fsdp -g 8
 check "trace written" 0 "traceEvents" -- bash -c "'$bin' predict '$scen' -m wfbp-allreduce -g 8 --trace '$tmp/t.json' >/dev/null && head -c 200 '$tmp/t.json'"
 check "timeline json" 0 '"format": "scalecast-timeline"' -- bash -c "'$bin' predict '$scen' -m bsp-ps -g 8 --timeline '$tmp/tl.json' >/dev/null && head -c 300 '$tmp/tl.json'"
 # Sweeps: every combination, each swept key a column (table, CSV, JSON), errors naming --sweep.
