@@ -179,8 +179,10 @@ double optimizer_bytes_per_parameter(const std::string& optimizer) {
   throw InputError("unknown optimizer '" + optimizer + "' (known: sgd, adam)");
 }
 
-// The layers whose forward runs again before their backward. Full: the checkpointed blocks (all,
-// or every N-th); the embeddings, the output head and the loss stay outside them. Selective: the
+// The layers whose forward runs again before their backward. Full: the layers of the checkpointed
+// blocks (all, or every N-th), as the memory walk drops them; the embeddings, final norm, heads and
+// loss stay outside them (HF's gradient checkpointing and Megatron's full recompute wrap the
+// transformer layers only). Selective: the
 // attention core, from the scores product (Q K^T) to the context product (P V), both included;
 // with fused attention that is the one flash kernel, timed on the scores layer. selective_op:
 // everything in a block that torchtitan's policy does not keep (compute/checkpoint_policy.h):
@@ -195,8 +197,7 @@ std::vector<bool> recomputed(const Workload& workload, const Recompute& how) {
   for (std::size_t i = 0; i < workload.layers.size(); ++i) {
     const Layer& layer = workload.layers[i];
     if (how.mode == Checkpointing::full) {
-      const bool outside = layer.kind == "embedding" || layer.name == "lm_head" || layer.kind == "cross_entropy";
-      again[i] = !outside && (how.every <= 1 || !compute::checkpointed_block(layer.name, how).empty());
+      again[i] = !compute::checkpointed_block(layer.name, how).empty();
     } else if (how.mode == Checkpointing::selective) {
       if (layer.kind == "attention" && layer.name.ends_with("scores")) in_core = true;
       again[i] = in_core;
