@@ -42,6 +42,7 @@ std::string shape_keys(const zoo::ModelInfo& info) {
     std::string& list = needed ? required : optional;
     list += (list.empty() ? "" : ", ") + key;
   }
+  if (required.empty()) return optional;
   return required + (optional.empty() ? "" : " [, " + optional + "]");
 }
 
@@ -52,11 +53,12 @@ int models(const std::vector<std::string>& args) {
                 {"", "", "", "MB (fp32)", "GFLOP/sample", "", ""});
     std::string by_shape;
     for (const auto& info : zoo::list_models()) {
-      if (!info.shape_keys.empty()) {
+      if (!info.required_shape_keys.empty()) {
         t.add_row({info.name, "by shape", "", "", "", info.sample_unit, info.description});
         by_shape += " " + info.name + " takes the model keys " + shape_keys(info) + ".\n";
         continue;
       }
+      if (!info.shape_keys.empty()) by_shape += " " + info.name + " also takes the model keys " + shape_keys(info) + ".\n";
       const Workload w = zoo::build_model(info.name, zoo::ModelOptions{});
       double flops = 0;
       for (const auto& l : w.layers) flops += l.forward_flops;
