@@ -19,6 +19,8 @@ check "set override" 0 "bsp-allreduce +8 +2" -- "$bin" predict "$scen" --set clu
 check "help" 0 "--backend" -- "$bin" predict --help
 check "schedule json" 0 '"format": "scalecast-schedule"' -- "$bin" schedule "$scen" --method wfbp-ps --gpus 8
 check "models" 0 "resnet50 +25557032 +161" -- "$bin" models
+check "models: BERT sized, its keys named" 0 " bert-large +336232258 .*bert-large also takes the model keys head, mlm_positions" -- \
+  bash -c "'$bin' models | tr '\\n' ' '"
 check "gpus" 0 "v100-pcie" -- "$bin" gpus
 check "memory in the header" 0 "^memory +6.87 GiB \(5.29 GiB to 10.5 GiB\) of 32 GiB per GPU \(activations" -- "$bin" predict "$scen" -m bsp-ps -g 8
 check "memory in json" 0 '"needed_bytes": ' -- "$bin" predict "$scen" --format json -m bsp-ps -g 8
