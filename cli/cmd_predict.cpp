@@ -21,6 +21,7 @@
 #include "sim/io/sweep.h"
 #include "sim/formats/timeline_json.h"
 #include "sim/io/units.h"
+#include "sim/zoo/zoo.h"
 
 namespace scalecast::cli {
 namespace {
@@ -82,19 +83,24 @@ std::string memory_lines(const Scenario& s, const std::vector<MemoryFit>& fits) 
   return text;
 }
 
-// How the scenario runs its model, in its own keys' words: precision and mixed precision,
-// attention, checkpointing, kernels, loss and gradient reduction where they are not the defaults.
+// How the scenario runs its model, in its own keys' words: precision and mixed precision, a
+// transformer's attention and checkpointing, and the layout, kernels, loss and gradient reduction
+// where they are not the defaults.
 std::string run_settings(const ModelSettings& m) {
   std::string text = to_string(m.precision);
   if (half_width(m.precision)) text += m.mixed_precision == "autocast" ? " (autocast over fp32 weights)" : " (half-width weights)";
-  text += ", " + m.attention + " attention";
-  if (m.attention == "fused") text += " (" + m.attention_kernel + ")";
-  const Checkpointing c = m.activation_checkpointing;
-  text += c == Checkpointing::none            ? ", no checkpointing"
-          : c == Checkpointing::selective     ? ", selective checkpointing"
-          : c == Checkpointing::selective_op  ? ", per-op checkpointing"
-          : m.checkpoint_every > 1            ? ", full checkpointing of one block in " + std::to_string(m.checkpoint_every)
-                                              : ", full checkpointing";
+  const zoo::ModelInfo* info = zoo::model_info(m.name);
+  if (!info || info->sample_unit == "sequences") {
+    text += ", " + m.attention + " attention";
+    if (m.attention == "fused") text += " (" + m.attention_kernel + ")";
+    const Checkpointing c = m.activation_checkpointing;
+    text += c == Checkpointing::none             ? ", no checkpointing"
+            : c == Checkpointing::selective      ? ", selective checkpointing"
+            : c == Checkpointing::selective_op   ? ", per-op checkpointing"
+            : m.checkpoint_every > 1             ? ", full checkpointing of one block in " + std::to_string(m.checkpoint_every)
+                                                 : ", full checkpointing";
+  }
+  if (m.memory_format != "channels_first") text += ", " + m.memory_format;
   if (m.kernels != "eager") text += ", " + m.kernels + " kernels";
   if (m.loss != "eager") text += ", " + m.loss + " loss";
   if (!m.reduce_precision.empty()) text += ", gradients reduced in " + m.reduce_precision;
