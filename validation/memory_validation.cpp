@@ -122,14 +122,12 @@ void express(const CsvRecord& r, MemoryCase& c) {
     c.reason = "precision " + p + " not modelled";
     return;
   }
-  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
   // torchtitan (and torchao's runs of it) reduce FSDP2's gradients in fp32 (mixed_precision_reduce
   // float32, its only choice; parallelize_llama.py's MixedPrecisionPolicy since 2024-04).
   if ((starts_with(c.source, "torchtitan") || starts_with(c.source, "torchao")) && half_width(m.precision) &&
-      m.mixed_precision == "half") {
+      m.mixed_precision == "half")
     m.reduce_precision = "fp32";
-    m.options.bytes_per_element = 4;
-  }
+  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision, m.reduce_precision);
   const bool sgd = contains(optimizer, "SGD") || contains(optimizer, "LARS");
   m.optimizer = sgd ? "sgd" : "adam";  // Adam, AdamW, LAMB, RMSprop with momentum: two fp32 states
   // flash-attention's training repo and nanoGPT run flash / SDPA attention, as torchtitan's Llama

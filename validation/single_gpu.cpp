@@ -117,7 +117,7 @@ void express(SingleGpuCase& c) {
     return;
   }
   if (half_width(m.precision)) m.mixed_precision = c.mixed_precision;
-  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
+  m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision, m.reduce_precision);
   if (c.seq_len > 0) m.options.seq_len = c.seq_len;
   if (c.vocab > 0) m.options.vocab_size = c.vocab;
   m.attention = c.attention;

@@ -261,7 +261,7 @@ std::string memory_knobs(const Scenario& scenario, const Workload& workload, con
   if (!half_width(scenario.model.precision))
     try_knob("model.precision=fp16", [](ModelSettings& m) {
       m.precision = Precision::fp16;
-      m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision);
+      m.options.bytes_per_element = gradient_bytes(m.precision, m.mixed_precision, m.reduce_precision);
     });
   const bool attention = has_attention(workload) || (!scenario.model.profile.empty() && zoo::has_model(scenario.model.name) &&
                                                      has_attention(zoo::build_model(scenario.model.name, scenario.model.options)));

@@ -190,13 +190,12 @@ ModelSettings read_model(const YamlReader& m, const fs::path& folder) {
   if (auto v = m.optional("optimizer")) s.optimizer = v->choice("an optimizer", {"sgd", "adam"});
   if (auto v = m.optional("mixed_precision"))
     s.mixed_precision = v->choice("a mixed-precision mode", kMixedPrecisionModes);
-  s.options.bytes_per_element = gradient_bytes(s.precision, s.mixed_precision);
   if (auto v = m.optional("reduce_precision")) {
     s.reduce_precision = v->choice("a gradient reduction width", {"fp32"});
     if (!half_width(s.precision) || s.mixed_precision == "autocast")
       v->fail("no reduce_precision unless the model holds half-width parameters (its gradients are fp32 already)");
-    s.options.bytes_per_element = 4;
   }
+  s.options.bytes_per_element = gradient_bytes(s.precision, s.mixed_precision, s.reduce_precision);
   if (auto v = m.optional("attention")) s.attention = v->choice("an attention kind", {"eager", "fused"});
   if (auto v = m.optional("attention_kernel")) {
     s.attention_kernel = v->choice("a fused attention kernel", kAttentionKernels);
@@ -554,8 +553,8 @@ Scenario parse_scenario(const std::string& text, const std::string& path, const 
   return parse_scenario(text, path, from_set(overrides));
 }
 
-int gradient_bytes(Precision precision, const std::string& mixed_precision) {
-  return half_width(precision) && mixed_precision != "autocast" ? 2 : 4;
+int gradient_bytes(Precision precision, const std::string& mixed_precision, const std::string& reduce_precision) {
+  return half_width(precision) && mixed_precision != "autocast" && reduce_precision != "fp32" ? 2 : 4;
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {

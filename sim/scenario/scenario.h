@@ -126,8 +126,9 @@ struct Scenario {
 // is held at half width (model.mixed_precision half: apex O2, model.half(), FSDP's param_dtype),
 // else 4: torch.autocast and TensorFlow's AMP keep fp32 weights, so the gradients DDP and Horovod
 // reduce are fp32 too (unless a communication hook or compression casts them, which is not
-// expressed).
-int gradient_bytes(Precision precision, const std::string& mixed_precision);
+// expressed); 4 as well where half-width parameters' gradients are reduced in fp32
+// (model.reduce_precision: fp32, FSDP's reduce_dtype).
+int gradient_bytes(Precision precision, const std::string& mixed_precision, const std::string& reduce_precision);
 
 // Reads and validates a scenario. `overrides` are "key.path=value" strings (--set), applied to
 // the YAML before validation; an error in one names "--set" instead of a line.

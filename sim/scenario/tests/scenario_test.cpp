@@ -154,9 +154,10 @@ TEST(Scenario, AutocastKeepsFp32Gradients) {
   const Scenario autocast =
       parse_scenario(kBase, "scen.yaml", {"model.precision=fp16", "model.mixed_precision=autocast"});
   EXPECT_EQ(autocast.model.options.bytes_per_element, 4);
-  EXPECT_EQ(gradient_bytes(Precision::bf16, "half"), 2);
-  EXPECT_EQ(gradient_bytes(Precision::bf16, "autocast"), 4);
-  EXPECT_EQ(gradient_bytes(Precision::fp32, "half"), 4);
+  EXPECT_EQ(gradient_bytes(Precision::bf16, "half", ""), 2);
+  EXPECT_EQ(gradient_bytes(Precision::bf16, "autocast", ""), 4);
+  EXPECT_EQ(gradient_bytes(Precision::fp32, "half", ""), 4);
+  EXPECT_EQ(gradient_bytes(Precision::bf16, "half", "fp32"), 4);
 }
 
 TEST(Scenario, MinimalScenarioTakesDefaults) {
